@@ -1,0 +1,117 @@
+/*
+** ast.h -- the abstract syntax tree of a tsr chunk, and the parser's interface.
+**
+** Nodes live in an arena owned by the chunk (freed all at once, never recursively).  Lists
+** (call arguments, tuple/list elements, block statements, parameters, assignment targets) are
+** singly linked through Node.next, with their length in the parent's `n`.
+*/
+#ifndef TSR_AST_H
+#define TSR_AST_H
+
+#include "../runtime/rt.h"
+
+#define AST_KINDS(X)                                                                 \
+  /* expressions */                                                                   \
+  X(N_INT)        /* ival */                                                          \
+  X(N_FLOAT)      /* fval */                                                          \
+  X(N_STR)        /* str,len: decoded bytes (adjacent literals joined) */             \
+  X(N_NAME)       /* str,len */                                                       \
+  X(N_TRUE) X(N_FALSE) X(N_NONE) X(N_ELLIPSIS)                                        \
+  X(N_BINOP)      /* op (OP_*), a, b */                                               \
+  X(N_UNARY)      /* op: OP_NEG, OP_POS, OP_INVERT, OP_NOT; a */                      \
+  X(N_AND) X(N_OR)/* a, b (short-circuit) */                                          \
+  X(N_COMPARE)    /* a = first operand; b = list of N_CMPITEM (n of them) */          \
+  X(N_CMPITEM)    /* op: OP_LT ... OP_IS_NOT; a = operand */                          \
+  X(N_IFEXP)      /* a if b else c */                                                 \
+  X(N_CALL)       /* a = callee; b = list of args (N_KWARG for keywords), n */        \
+  X(N_KWARG)      /* str,len = keyword; a = value */                                  \
+  X(N_ATTR)       /* a = object; str,len = attribute name */                          \
+  X(N_SUBSCRIPT)  /* a = object; b = index (N_TUPLE when commas; N_SLICE items) */    \
+  X(N_SLICE)      /* a = start, b = stop, c = step; each may be NULL */               \
+  X(N_TUPLE)      /* a = list of elements, n */                                       \
+  X(N_LIST)       /* a = list of elements, n */                                       \
+  /* statements */                                                                    \
+  X(N_BLOCK)      /* a = list of statements, n */                                     \
+  X(N_EXPR)       /* a = expression */                                                \
+  X(N_ASSIGN)     /* a = list of targets (a = b = v gives 2), n; b = value */         \
+  X(N_AUGASSIGN)  /* op (OP_ADD...), a = target, b = value */                         \
+  X(N_DEF)        /* str,len = name; a = list of N_PARAM, n; b = body (N_BLOCK) */    \
+  X(N_PARAM)      /* str,len = name; a = default or NULL */                           \
+  X(N_RETURN)     /* a = value or NULL */                                             \
+  X(N_IF)         /* a = cond, b = body, c = else (N_BLOCK, or N_IF for elif) or NULL */ \
+  X(N_FOR)        /* a = target, b = iterable, c = body */                            \
+  X(N_WHILE)      /* a = cond, b = body */                                            \
+  X(N_BREAK) X(N_CONTINUE) X(N_PASS)                                                  \
+  X(N_GLOBAL)     /* a = list of N_NAME, n */                                         \
+  X(N_ASSERT)     /* a = test, b = message or NULL */                                 \
+  X(N_DEL)        /* a = list of targets, n */                                        \
+  X(N_IMPORT)     /* str,len = dotted module ("numpy", "numpy.linalg"); a = alias     \
+                     N_NAME or NULL */                                                \
+  X(N_FROMIMPORT) /* str,len = module; a = list of N_NAME (alias in their a), n;      \
+                     n == 0 means `import *` */
+
+#define X_ENUM(k) k,
+typedef enum { AST_KINDS(X_ENUM) N_COUNT } NodeKind;
+#undef X_ENUM
+
+/* Operators (N_BINOP, N_UNARY, N_CMPITEM, N_AUGASSIGN). */
+typedef enum {
+  OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_FLOORDIV, OP_MOD, OP_POW, OP_MATMUL,
+  OP_LSHIFT, OP_RSHIFT, OP_BITAND, OP_BITOR, OP_BITXOR,
+  OP_NEG, OP_POS, OP_INVERT, OP_NOT,
+  OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_IN, OP_NOT_IN, OP_IS, OP_IS_NOT,
+  OP_COUNT
+} OpKind;
+
+typedef struct Node Node;
+struct Node {
+  uint8_t kind;        /* NodeKind */
+  uint8_t op;          /* OpKind */
+  uint8_t paren;       /* expression was written in parentheses (stops comparison chaining) */
+  int line, col;       /* 1-based position of the node's first token */
+  int n;               /* length of the list in a (or b for N_CALL / N_COMPARE) */
+  int64_t ival;
+  double fval;
+  const char *str;     /* arena copy, NUL-terminated */
+  size_t len;
+  Node *a, *b, *c;
+  Node *next;          /* next item of the list this node is in */
+  void *cache;         /* free for the evaluator (e.g. an interned name) */
+};
+
+/* The arena: bump allocation in chunks from the Ctx allocator. */
+typedef struct ArenaBlock ArenaBlock;
+typedef struct Arena { Ctx *ctx; ArenaBlock *head; size_t used_in_head, total; } Arena;
+RT_HIDDEN void arena_init(Arena *a, Ctx *c);
+RT_HIDDEN void *arena_alloc(Arena *a, size_t n);      /* 16-byte aligned; NULL + MemoryError */
+RT_HIDDEN void arena_free(Arena *a);
+
+/* A compiled chunk: the tree and the source it came from (kept for error messages). */
+typedef struct Chunk {
+  Arena arena;
+  Node *root;          /* N_BLOCK */
+  char *source;        /* arena copy of the source text */
+  size_t source_len;
+  const char *name;    /* arena copy of the chunk name */
+} Chunk;
+
+/* Result of parsing. */
+typedef enum { PARSE_OK, PARSE_INCOMPLETE, PARSE_ERROR } ParseResult;
+
+/* Lexes and parses src (len bytes; may contain NULs, which are a SyntaxError) as a whole
+   module named `name`.  On PARSE_OK, *out is a new chunk (free with chunk_free).  On
+   PARSE_ERROR the SyntaxError (or IndentationError, TabError) is recorded in c with
+   *err_line/*err_col set (1-based); on PARSE_INCOMPLETE (the input ended inside a bracket,
+   an indented block, a string with triple quotes or after a backslash, or a compound
+   statement header with no body yet) a SyntaxError "unexpected EOF while parsing" is
+   recorded too, so callers that do not care can treat it as an error.  Nesting deeper than
+   200 brackets/blocks is SyntaxError "too many nested parentheses". */
+RT_HIDDEN ParseResult parse_chunk(Ctx *c, const char *src, size_t len, const char *name,
+                                  Chunk **out, int *err_line, int *err_col);
+RT_HIDDEN void chunk_free(Ctx *c, Chunk *ch);
+
+/* Name of a node kind / operator symbol ("+", "<=", "not in"), for messages. */
+RT_HIDDEN const char *ast_kind_name(int kind);
+RT_HIDDEN const char *ast_op_symbol(int op);
+
+#endif

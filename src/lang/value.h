@@ -1,0 +1,150 @@
+/*
+** value.h -- values of the tsr language, the interpreter, and the interface builtins use.
+**
+** A Value is a small tagged union: immediate Python scalars (None, bool, int, float), a tensor
+** (refcounted by the runtime), or a refcounted heap object (str, list, tuple, slice, range,
+** user function, bound method, namespace).  0-d tensors are NumPy scalars.
+*/
+#ifndef TSR_VALUE_H
+#define TSR_VALUE_H
+
+#include "ast.h"
+
+typedef enum {
+  V_UNDEF,      /* "no value": an omitted argument; never visible to scripts */
+  V_NONE, V_BOOL, V_INT, V_FLOAT, V_ELLIPSIS,
+  V_DTYPE,      /* dt: a dtype object (float32, int64, np.dtype('f4')) */
+  V_BUILTIN,    /* bi: a builtin function (static, not refcounted) */
+  V_TENSOR,     /* t */
+  V_STR, V_LIST, V_TUPLE, V_SLICE, V_RANGE, V_FUNC, V_METHOD, V_NAMESPACE, V_CFUNC,
+  V_COUNT
+} VType;
+
+typedef struct Obj { int64_t refcnt; uint8_t type; } Obj;
+typedef struct Interp Interp;
+typedef struct Builtin Builtin;
+
+typedef struct Value {
+  uint8_t type;          /* VType */
+  union {
+    bool b; int64_t i; double f; DType dt; const Builtin *bi;
+    Tensor *t; Obj *o;
+  };
+} Value;
+
+typedef struct Str   { Obj h; size_t len; char s[]; } Str;           /* NUL-terminated */
+typedef struct List  { Obj h; int64_t n, cap; Value *items; } List;   /* list and tuple */
+typedef struct Slice { Obj h; Value start, stop, step; } Slice;       /* V_NONE when omitted */
+typedef struct Range { Obj h; int64_t start, stop, step; } Range;
+typedef struct Dict Dict;                                              /* name -> Value */
+typedef struct Namespace { Obj h; const char *name; Dict *members; } Namespace;
+typedef struct Method { Obj h; const Builtin *bi; Value self; } Method; /* x.sum */
+
+/* Constructors of immediate values. */
+static inline Value v_undef(void) { Value v; v.type = V_UNDEF; v.i = 0; return v; }
+static inline Value v_none(void) { Value v; v.type = V_NONE; v.i = 0; return v; }
+static inline Value v_bool(bool b) { Value v; v.type = V_BOOL; v.i = 0; v.b = b; return v; }
+static inline Value v_int(int64_t i) { Value v; v.type = V_INT; v.i = i; return v; }
+static inline Value v_float(double f) { Value v; v.type = V_FLOAT; v.f = f; return v; }
+static inline Value v_dtype(DType d) { Value v; v.type = V_DTYPE; v.i = 0; v.dt = d; return v; }
+/* Takes the reference to t (t must not be NULL). */
+static inline Value v_tensor(Tensor *t) { Value v; v.type = V_TENSOR; v.t = t; return v; }
+static inline bool v_is_obj(Value v) { return v.type >= V_STR; }
+
+RT_HIDDEN void value_incref(Value v);
+RT_HIDDEN void value_decref(Value v);
+static inline Value value_retain(Value v) { value_incref(v); return v; }
+
+/* Heap constructors: new references, or a V_UNDEF value with MemoryError recorded. */
+RT_HIDDEN Value value_str(Interp *I, const char *s, size_t len);
+RT_HIDDEN Value value_list(Interp *I, int64_t n);    /* n items, all None */
+RT_HIDDEN Value value_tuple(Interp *I, int64_t n);   /* n items, all None */
+/* Appends (takes the reference to item); 0 or -1. */
+RT_HIDDEN int list_append(Interp *I, Value list, Value item);
+/* Convenience: a tuple of n ints (for shapes). */
+RT_HIDDEN Value value_int_tuple(Interp *I, int n, const int64_t *items);
+
+static inline List *as_list(Value v) { return (List *)v.o; }
+static inline Str *as_str(Value v) { return (Str *)v.o; }
+
+/* Python's truth value (None/False/0/0.0/""/[]/() false; a tensor of size 1 by its element,
+   larger ones are ValueError "The truth value of an array with more than one element is
+   ambiguous. Use a.any() or a.all()").  Returns 0/1, or -1 on error. */
+RT_HIDDEN int value_truth(Interp *I, Value v);
+/* Python's type name: "int", "float", "str", "list", "numpy.ndarray", "function" ... */
+RT_HIDDEN const char *value_type_name(Value v);
+/* repr() and str() as Python with NumPy print them (tensors via fmt_repr/fmt_str, floats as
+   Python, tuples "(1, 2)", lists "[array([1, 2]), 3]", strings quoted in repr). */
+RT_HIDDEN void value_repr(Interp *I, Buf *b, Value v);
+RT_HIDDEN void value_to_string(Interp *I, Buf *b, Value v);
+
+/* ---- conversions used by builtins; all record a TypeError/ValueError and return -1 or NULL
+   on failure ---- */
+/* A tensor from any array-like: tensors (new reference to the same tensor), Python scalars
+   (weak 0-d tensors: bool, int64 or float64 with t->weak set), nested lists/tuples of those
+   (numpy.array: common shape, promoted dtype; ragged is ValueError "setting an array element
+   with a sequence. The requested array has an inhomogeneous shape after 1 dimensions. The
+   detected shape was (2,) + inhomogeneous part.").  dtype >= 0 forces the dtype (a copy when
+   it differs).  New reference. */
+RT_HIDDEN Tensor *value_to_tensor(Interp *I, Value v, int dtype);
+/* Like value_to_tensor but Python scalars give strong (non-weak) tensors. */
+RT_HIDDEN Tensor *value_to_tensor_strong(Interp *I, Value v, int dtype);
+/* Python int from an int, bool or integer 0-d/size-1 tensor (operator.index semantics:
+   floats are TypeError "'float' object cannot be interpreted as an integer"). */
+RT_HIDDEN int value_to_int(Interp *I, Value v, int64_t *out);
+/* float() of a number or size-1 tensor. */
+RT_HIDDEN int value_to_double(Interp *I, Value v, double *out);
+/* A shape from an int or a tuple/list of ints (numpy's shape arguments); 0..32 dims; negative
+   dims are ValueError "negative dimensions are not allowed" unless allow_minus1 permits one
+   -1.  Returns 0 and sets *ndim. */
+RT_HIDDEN int value_to_shape(Interp *I, Value v, int *ndim, int64_t *shape, bool allow_minus1);
+/* axis argument: None (naxes = -1), an int, or a tuple of ints.  Returns 0. */
+RT_HIDDEN int value_to_axes(Interp *I, Value v, int *axes, int *naxes);
+/* dtype argument: a dtype value, a string ("float32"), a builtin type (int -> int64, float ->
+   float64, bool -> bool).  V_NONE/V_UNDEF give -1 (*out untouched). */
+RT_HIDDEN int value_to_dtype(Interp *I, Value v, int *out);
+
+/* ---- builtins ---- */
+/* Arguments of a call: positional then keyword; self is the receiver of a method call
+   (V_UNDEF for plain calls).  All values are borrowed for the duration of the call. */
+typedef struct Args {
+  int npos; const Value *pos;
+  int nkw; const char *const *kwnames; const Value *kw;
+  Value self;
+} Args;
+/* A builtin stores its result (a new reference) in *out and returns 0, or records an error and
+   returns -1 (leaving *out untouched). */
+typedef int (*BuiltinFn)(Interp *I, const Args *a, Value *out);
+struct Builtin {
+  const char *ns;        /* NULL = global; "random", "linalg" = members of that namespace;
+                            "ndarray" = a method of tensors (x.sum()) */
+  const char *name;
+  BuiltinFn fn;
+  const char *doc;       /* "sum(a, axis=None, dtype=None, keepdims=False)\n\nSum of ..." */
+};
+/* Tables of builtins, each ending with a {NULL, NULL, NULL, NULL} entry.  Every builtins_*.c
+   file defines one and lists it in builtin_tables (builtins.c). */
+RT_HIDDEN extern const Builtin *const builtin_tables[];
+
+/* Binds arguments by a spec such as "a,axis=,dtype=,out=,keepdims=" (positional-or-keyword
+   names in order; those after a "|" or with "=" are optional; "*" starts keyword-only ones):
+   fills slots[0..k) with borrowed values (V_UNDEF when omitted).  TypeError as Python:
+   "sum() got an unexpected keyword argument 'foo'", "zeros() missing required argument
+   'shape' (pos 1)", "takes at most 2 positional arguments (3 given)".  Returns 0 or -1. */
+RT_HIDDEN int args_parse(Interp *I, const Args *a, const char *fname, const char *spec,
+                         Value *slots);
+
+/* Error helpers: record in the interpreter's Ctx; return -1. */
+RT_HIDDEN Ctx *interp_ctx(Interp *I);
+#define IERR_TYPE(I, ...)  ERR_TYPE(interp_ctx(I), __VA_ARGS__)
+#define IERR_VALUE(I, ...) ERR_VALUE(interp_ctx(I), __VA_ARGS__)
+
+/* Calls any callable value (builtin, method, user function, host function) with args;
+   *out gets a new reference.  Returns 0 or -1. */
+RT_HIDDEN int interp_call(Interp *I, Value fn, const Args *a, Value *out);
+/* Writes to the state's output (stream 1 = stdout, 2 = stderr) through the write callback. */
+RT_HIDDEN void interp_write(Interp *I, int stream, const char *s, size_t n);
+/* Print options of the interpreter (set_printoptions changes them). */
+RT_HIDDEN PrintOptions *interp_printoptions(Interp *I);
+
+#endif

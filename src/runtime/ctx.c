@@ -1,0 +1,178 @@
+/*
+** ctx.c -- the runtime's context: accounted allocation, the error slot, interrupt and step
+** polling, and the growable text buffer.
+*/
+#include "rt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *libc_alloc(void *ud, void *ptr, size_t old_size, size_t new_size) {
+  (void)ud; (void)old_size;
+  if (new_size == 0) { free(ptr); return NULL; }
+  return realloc(ptr, new_size);
+}
+
+void ctx_init(Ctx *c, void *(*alloc)(void *, void *, size_t, size_t), void *ud) {
+  memset(c, 0, sizeof *c);
+  c->alloc = alloc ? alloc : libc_alloc;
+  c->alloc_ud = ud;
+  c->status = TSR_OK;
+  c->kind = "";
+  printoptions_default(&c->print);
+}
+
+static bool over_cap(Ctx *c, size_t add) {
+  return c->mem_max && (add > c->mem_max || c->mem_used > c->mem_max - add);
+}
+
+static void *oom(Ctx *c, size_t n) {
+  if (c->status == TSR_OK) {
+    if (c->mem_max)
+      ERR_MEMORY(c, "Unable to allocate %zu bytes (memory limit %zu bytes, %zu in use)", n,
+                 c->mem_max, c->mem_used);
+    else
+      ERR_MEMORY(c, "Unable to allocate %zu bytes", n);
+  }
+  return NULL;
+}
+
+void *ctx_malloc(Ctx *c, size_t n) {
+  if (n == 0) n = 1;
+  if (over_cap(c, n)) return oom(c, n);
+  void *p = c->alloc(c->alloc_ud, NULL, 0, n);
+  if (!p) return oom(c, n);
+  c->mem_used += n;
+  if (c->mem_used > c->mem_peak) c->mem_peak = c->mem_used;
+  return p;
+}
+
+void *ctx_calloc(Ctx *c, size_t n) {
+  void *p = ctx_malloc(c, n);
+  if (p) memset(p, 0, n ? n : 1);
+  return p;
+}
+
+void *ctx_realloc(Ctx *c, void *p, size_t old_n, size_t new_n) {
+  if (!p) return ctx_malloc(c, new_n);
+  if (old_n == 0) old_n = 1;
+  if (new_n == 0) new_n = 1;
+  if (new_n > old_n && over_cap(c, new_n - old_n)) return oom(c, new_n);
+  void *q = c->alloc(c->alloc_ud, p, old_n, new_n);
+  if (!q) return oom(c, new_n);
+  c->mem_used = c->mem_used - old_n + new_n;
+  if (c->mem_used > c->mem_peak) c->mem_peak = c->mem_used;
+  return q;
+}
+
+void ctx_free(Ctx *c, void *p, size_t n) {
+  if (!p) return;
+  if (n == 0) n = 1;
+  c->alloc(c->alloc_ud, p, n, 0);
+  c->mem_used -= n;
+}
+
+/* Aligned blocks keep the raw pointer just before the aligned address. */
+#define ALIGN 64
+void *ctx_alloc_aligned(Ctx *c, size_t n) {
+  if (n > SIZE_MAX - ALIGN - sizeof(void *)) return oom(c, n);
+  size_t total = n + ALIGN + sizeof(void *);
+  char *raw = ctx_malloc(c, total);
+  if (!raw) return NULL;
+  uintptr_t a = ((uintptr_t)raw + sizeof(void *) + ALIGN - 1) & ~(uintptr_t)(ALIGN - 1);
+  ((void **)a)[-1] = raw;
+  return (void *)a;
+}
+
+void ctx_free_aligned(Ctx *c, void *p, size_t n) {
+  if (!p) return;
+  ctx_free(c, ((void **)p)[-1], n + ALIGN + sizeof(void *));
+}
+
+int ctx_verr(Ctx *c, tsr_Status st, const char *kind, const char *fmt, va_list ap) {
+  if (c->status != TSR_OK) return -1;     /* the first error wins */
+  c->status = st;
+  c->kind = kind;
+  vsnprintf(c->msg, sizeof c->msg, fmt, ap);
+  return -1;
+}
+
+int ctx_err(Ctx *c, tsr_Status st, const char *kind, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ctx_verr(c, st, kind, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+void ctx_clear(Ctx *c) {
+  c->status = TSR_OK;
+  c->kind = "";
+  c->msg[0] = 0;
+}
+
+int ctx_poll(Ctx *c, uint64_t work) {
+  c->steps += work;
+  if (c->interrupted) {
+    c->interrupted = 0;
+    c->status = TSR_OK;   /* an interrupt replaces any pending error */
+    return ctx_err(c, TSR_ERR_INTERRUPT, "KeyboardInterrupt", "interrupted");
+  }
+  if (c->max_steps && c->steps > c->max_steps)
+    return ctx_err(c, TSR_ERR_LIMIT, "LimitError",
+                   "evaluation exceeded the step budget of %llu steps",
+                   (unsigned long long)c->max_steps);
+  return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+void buf_init(Buf *b, Ctx *c) { b->ctx = c; b->p = NULL; b->n = b->cap = 0; b->failed = false; }
+
+void buf_free(Buf *b) {
+  if (b->p) ctx_free(b->ctx, b->p, b->cap);
+  b->p = NULL; b->n = b->cap = 0;
+}
+
+static bool buf_reserve(Buf *b, size_t extra) {
+  if (b->failed) return false;
+  if (b->n + extra + 1 <= b->cap) return true;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap < b->n + extra + 1) {
+    if (cap > SIZE_MAX / 2) { b->failed = true; oom(b->ctx, cap); return false; }
+    cap *= 2;
+  }
+  char *p = ctx_realloc(b->ctx, b->p, b->cap, cap);
+  if (!p) { b->failed = true; return false; }
+  b->p = p; b->cap = cap;
+  return true;
+}
+
+void buf_putn(Buf *b, const char *s, size_t n) {
+  if (!buf_reserve(b, n)) return;
+  memcpy(b->p + b->n, s, n);
+  b->n += n;
+  b->p[b->n] = 0;
+}
+
+void buf_puts(Buf *b, const char *s) { buf_putn(b, s, strlen(s)); }
+
+void buf_putc(Buf *b, char ch) { buf_putn(b, &ch, 1); }
+
+void buf_printf(Buf *b, const char *fmt, ...) {
+  char small[256];
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (k < 0) return;
+  if ((size_t)k < sizeof small) { buf_putn(b, small, (size_t)k); return; }
+  if (!buf_reserve(b, (size_t)k)) return;
+  va_start(ap, fmt);
+  vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
+  va_end(ap);
+  b->n += (size_t)k;
+}
+
+const char *buf_str(Buf *b) { return b->p && !b->failed ? b->p : ""; }

@@ -1,0 +1,435 @@
+/*
+** rt.h -- the shared internal header of tsr's tensor runtime (src/runtime/).
+**
+** The runtime knows nothing of the language: it holds dtypes, refcounted storage, strided
+** tensor views, the iteration engine, ufunc and reduction kernels, BLAS glue, formatting and
+** file readers.  Every function that can fail takes a Ctx, records the error there (kind +
+** message) and returns NULL or -1.  Nothing here exits, aborts or prints.
+*/
+#ifndef TSR_RT_H
+#define TSR_RT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../tsr.h"
+
+#define TSR_MAXDIMS 32
+#define RT_HIDDEN __attribute__((visibility("hidden")))
+
+typedef tsr_DType DType;
+typedef struct tsr_Tensor Tensor;
+
+/* ------------------------------------------------------------------------------------------
+** Print options (numpy.set_printoptions).  Owned by the Ctx.
+*/
+typedef struct PrintOptions {
+  int precision;        /* 8 */
+  int64_t threshold;    /* 1000 */
+  int edgeitems;        /* 3 */
+  int linewidth;        /* 75 */
+  bool suppress;        /* false */
+  char sign;            /* '-' (default), '+' or ' ' */
+  int floatmode;        /* FLOATMODE_MAXPREC (default) ... */
+} PrintOptions;
+enum { FLOATMODE_FIXED, FLOATMODE_UNIQUE, FLOATMODE_MAXPREC, FLOATMODE_MAXPREC_EQUAL };
+
+/* ------------------------------------------------------------------------------------------
+** Ctx: what the runtime needs from its owner (the interpreter state): the allocator and the
+** memory account, the error slot, the interrupt flag and step budget, print options.
+*/
+typedef struct Ctx {
+  void *(*alloc)(void *ud, void *ptr, size_t old_size, size_t new_size);
+  void *alloc_ud;
+  size_t mem_used, mem_peak, mem_max;  /* bytes; mem_max 0 = no cap */
+  tsr_Status status;                   /* TSR_OK when no error is pending */
+  const char *kind;                    /* "ValueError", static string */
+  char msg[1024];
+  volatile int interrupted;            /* set by tsr_interrupt */
+  uint64_t steps, max_steps;           /* max_steps 0 = none */
+  unsigned flags;                      /* TSR_SANDBOX */
+  PrintOptions print;
+} Ctx;
+
+/* Initialises c with the given allocator (NULL = libc) and default print options. */
+RT_HIDDEN void ctx_init(Ctx *c, void *(*alloc)(void *, void *, size_t, size_t), void *ud);
+
+/* Allocation through the state's allocator with accounting against mem_max.  On failure (or
+   over the cap) records MemoryError in c and returns NULL.  ctx_free needs the size allocated.
+   ctx_malloc(c, 0) returns a valid unique pointer. */
+RT_HIDDEN void *ctx_malloc(Ctx *c, size_t n);
+RT_HIDDEN void *ctx_calloc(Ctx *c, size_t n);
+RT_HIDDEN void *ctx_realloc(Ctx *c, void *p, size_t old_n, size_t new_n);
+RT_HIDDEN void ctx_free(Ctx *c, void *p, size_t n);
+/* 64-byte aligned allocation for tensor data (records the padding in the account). */
+RT_HIDDEN void *ctx_alloc_aligned(Ctx *c, size_t n);
+RT_HIDDEN void ctx_free_aligned(Ctx *c, void *p, size_t n);
+
+/* Records an error (status, kind such as "ValueError", printf-style message); returns -1 so
+   that `return ctx_err(...)` works in int-returning functions.  The first error wins until
+   ctx_clear. */
+RT_HIDDEN int ctx_err(Ctx *c, tsr_Status st, const char *kind, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+RT_HIDDEN int ctx_verr(Ctx *c, tsr_Status st, const char *kind, const char *fmt, va_list ap);
+RT_HIDDEN void ctx_clear(Ctx *c);
+#define ERR_VALUE(c, ...)  ctx_err((c), TSR_ERR_VALUE, "ValueError", __VA_ARGS__)
+#define ERR_TYPE(c, ...)   ctx_err((c), TSR_ERR_TYPE, "TypeError", __VA_ARGS__)
+#define ERR_INDEX(c, ...)  ctx_err((c), TSR_ERR_INDEX, "IndexError", __VA_ARGS__)
+#define ERR_AXIS(c, ...)   ctx_err((c), TSR_ERR_VALUE, "AxisError (ValueError)", __VA_ARGS__)
+#define ERR_MEMORY(c, ...) ctx_err((c), TSR_ERR_MEMORY, "MemoryError", __VA_ARGS__)
+#define ERR_ZERODIV(c, ...) ctx_err((c), TSR_ERR_VALUE, "ZeroDivisionError", __VA_ARGS__)
+#define ERR_OVERFLOW(c, ...) ctx_err((c), TSR_ERR_VALUE, "OverflowError", __VA_ARGS__)
+#define ERR_IO(c, ...)     ctx_err((c), TSR_ERR_IO, "OSError", __VA_ARGS__)
+#define ERR_RUNTIME(c, ...) ctx_err((c), TSR_ERR_RUNTIME, "RuntimeError", __VA_ARGS__)
+
+/* Charges `work` steps (elements processed / 4096, or AST nodes) and checks the interrupt
+   flag.  Returns 0, or -1 with KeyboardInterrupt (TSR_ERR_INTERRUPT) or the step-limit error
+   (TSR_ERR_LIMIT) recorded.  Kernels call it once per chunk. */
+RT_HIDDEN int ctx_poll(Ctx *c, uint64_t work);
+
+/* ------------------------------------------------------------------------------------------
+** Growable text buffer; allocation failures set `failed` (and MemoryError in ctx) and further
+** appends do nothing.
+*/
+typedef struct Buf { Ctx *ctx; char *p; size_t n, cap; bool failed; } Buf;
+RT_HIDDEN void buf_init(Buf *b, Ctx *c);
+RT_HIDDEN void buf_free(Buf *b);
+RT_HIDDEN void buf_putn(Buf *b, const char *s, size_t n);
+RT_HIDDEN void buf_puts(Buf *b, const char *s);
+RT_HIDDEN void buf_putc(Buf *b, char ch);
+RT_HIDDEN void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The NUL-terminated contents ("" when empty); owned by b. */
+RT_HIDDEN const char *buf_str(Buf *b);
+
+/* ------------------------------------------------------------------------------------------
+** dtypes.  One X-macro table: enum value, C type, NumPy name, kind character.
+*/
+#define DTYPE_TABLE(X)                                  \
+  X(TSR_BOOL,    bool,     "bool",    'b')              \
+  X(TSR_INT8,    int8_t,   "int8",    'i')              \
+  X(TSR_INT16,   int16_t,  "int16",   'i')              \
+  X(TSR_INT32,   int32_t,  "int32",   'i')              \
+  X(TSR_INT64,   int64_t,  "int64",   'i')              \
+  X(TSR_UINT8,   uint8_t,  "uint8",   'u')              \
+  X(TSR_UINT16,  uint16_t, "uint16",  'u')              \
+  X(TSR_UINT32,  uint32_t, "uint32",  'u')              \
+  X(TSR_UINT64,  uint64_t, "uint64",  'u')              \
+  X(TSR_FLOAT32, float,    "float32", 'f')              \
+  X(TSR_FLOAT64, double,   "float64", 'f')
+#define DTYPE_COUNT 11
+
+typedef struct DTypeInfo { const char *name; size_t itemsize; char kind; } DTypeInfo;
+RT_HIDDEN extern const DTypeInfo dtype_info[DTYPE_COUNT];
+static inline size_t dtype_size(DType d) { return dtype_info[d].itemsize; }
+static inline const char *dtype_name(DType d) { return dtype_info[d].name; }
+static inline bool dtype_is_float(DType d) { return dtype_info[d].kind == 'f'; }
+static inline bool dtype_is_int(DType d) { char k = dtype_info[d].kind; return k == 'i' || k == 'u'; }
+static inline bool dtype_is_unsigned(DType d) { return dtype_info[d].kind == 'u'; }
+/* Looks up a NumPy dtype name ("float32", "int", "float", "bool", "bool_", "uint8", "f4",
+   "i8" ...); returns 0 and sets *out, or -1 if unknown (no error recorded). */
+RT_HIDDEN int dtype_from_name(const char *name, DType *out);
+/* numpy.promote_types for two (strong) dtypes, e.g. int8+uint8 -> int16, int64+uint64 ->
+   float64, int64+float32 -> float64. */
+RT_HIDDEN DType dtype_promote(DType a, DType b);
+/* Kinds of Python scalars meeting tensors under NEP 50 ("weak" scalars). */
+typedef enum { WEAK_NONE = 0, WEAK_BOOL, WEAK_INT, WEAK_FLOAT } WeakKind;
+/* The result dtype when a strong dtype d meets a weak Python scalar of kind w (NEP 50):
+   bool with d -> d; int with bool -> int64, with int/float d -> d; float with bool/int ->
+   float64, with float d -> d. */
+RT_HIDDEN DType dtype_promote_weak(DType d, WeakKind w);
+
+/* Reads element p (of dtype d) as double / int64 / uint64 / bool; writes likewise with C's
+   conversion (float -> int truncates; out-of-range is wrapped the way NumPy's casts do on
+   x86-64). */
+RT_HIDDEN double   dtype_get_f64(DType d, const void *p);
+RT_HIDDEN int64_t  dtype_get_i64(DType d, const void *p);
+RT_HIDDEN uint64_t dtype_get_u64(DType d, const void *p);
+RT_HIDDEN void dtype_set_f64(DType d, void *p, double v);
+RT_HIDDEN void dtype_set_i64(DType d, void *p, int64_t v);
+RT_HIDDEN void dtype_set_u64(DType d, void *p, uint64_t v);
+/* Casts n elements from (src, src_stride bytes, sdt) to (dst, dst_stride bytes, ddt). */
+RT_HIDDEN void dtype_cast_strided(DType ddt, char *dst, int64_t dst_stride, DType sdt,
+                                  const char *src, int64_t src_stride, int64_t n);
+
+/* ------------------------------------------------------------------------------------------
+** Storage: a refcounted byte buffer, owned (64-byte aligned, from the Ctx allocator) or
+** borrowed from a host with a release callback.
+*/
+typedef struct Storage {
+  int64_t refcnt;
+  Ctx *ctx;
+  char *data;
+  size_t nbytes;
+  bool owned, readonly;
+  void (*release)(void *ud, void *data); void *ud;   /* borrowed only */
+} Storage;
+
+/* ------------------------------------------------------------------------------------------
+** Tensor: a view (dtype, shape, strides in ELEMENTS, offset in ELEMENTS) on one storage.
+** `weak` marks a 0-d tensor made from a Python scalar literal (NEP 50 promotion); ufuncs
+** never return weak tensors.
+*/
+struct tsr_Tensor {
+  int64_t refcnt;
+  Ctx *ctx;
+  Storage *storage;
+  DType dtype;
+  int ndim;
+  uint8_t weak;           /* WeakKind */
+  int64_t offset;
+  int64_t shape[TSR_MAXDIMS];
+  int64_t strides[TSR_MAXDIMS];
+};
+
+/* All tensor constructors return a new reference, or NULL with the error in c. */
+
+/* An uninitialised C-contiguous tensor; ndim 0..32, every dim >= 0; checks the element count
+   and byte size for overflow (ValueError "array is too big") and the memory cap. */
+RT_HIDDEN Tensor *tensor_empty(Ctx *c, DType dt, int ndim, const int64_t *shape);
+RT_HIDDEN Tensor *tensor_zeros(Ctx *c, DType dt, int ndim, const int64_t *shape);
+/* numpy.full with a double / int64 fill value converted to dt. */
+RT_HIDDEN Tensor *tensor_full_f64(Ctx *c, DType dt, int ndim, const int64_t *shape, double v);
+RT_HIDDEN Tensor *tensor_full_i64(Ctx *c, DType dt, int ndim, const int64_t *shape, int64_t v);
+/* 0-d tensors (NumPy scalars). */
+RT_HIDDEN Tensor *tensor_scalar_f64(Ctx *c, DType dt, double v);
+RT_HIDDEN Tensor *tensor_scalar_i64(Ctx *c, DType dt, int64_t v);
+RT_HIDDEN Tensor *tensor_scalar_u64(Ctx *c, DType dt, uint64_t v);
+/* A view of t's storage with the given geometry (strides in elements, offset absolute in
+   elements).  Does not check bounds: callers derive geometry from t. */
+RT_HIDDEN Tensor *tensor_view(Tensor *t, int ndim, const int64_t *shape, const int64_t *strides,
+                              int64_t offset);
+/* Wraps a host buffer (strides in BYTES, NULL = C-contiguous; must be multiples of the
+   itemsize), checking that every reachable element lies inside nbytes.  See tsr_tensor_wrap. */
+RT_HIDDEN Tensor *tensor_wrap(Ctx *c, DType dt, int ndim, const int64_t *shape,
+                              const int64_t *strides_bytes, void *data, size_t nbytes,
+                              unsigned flags, void (*release)(void *, void *), void *ud);
+
+static inline Tensor *tensor_retain(Tensor *t) { if (t) t->refcnt++; return t; }
+RT_HIDDEN void tensor_release(Tensor *t);
+
+static inline int64_t tensor_size(const Tensor *t) {
+  int64_t n = 1; for (int i = 0; i < t->ndim; i++) n *= t->shape[i]; return n;
+}
+/* Address of element [0,...,0]. */
+static inline char *tensor_data(const Tensor *t) {
+  return t->storage->data + t->offset * (int64_t)dtype_size(t->dtype);
+}
+/* Address of the element at a full index (ndim entries, each in range). */
+static inline char *tensor_at(const Tensor *t, const int64_t *index) {
+  int64_t off = t->offset;
+  for (int i = 0; i < t->ndim; i++) off += index[i] * t->strides[i];
+  return t->storage->data + off * (int64_t)dtype_size(t->dtype);
+}
+RT_HIDDEN bool tensor_is_contiguous(const Tensor *t);     /* C order */
+RT_HIDDEN bool tensor_is_f_contiguous(const Tensor *t);   /* Fortran order */
+/* Fills strides (elements) for C order. */
+RT_HIDDEN void strides_c_order(int ndim, const int64_t *shape, int64_t *strides);
+/* Does the memory of a and b possibly overlap (same storage, intersecting extents)? */
+RT_HIDDEN bool tensor_may_overlap(const Tensor *a, const Tensor *b);
+/* Is t writable (not a read-only borrowed buffer)?  Else records ValueError
+   "assignment destination is read-only" and returns -1. */
+RT_HIDDEN int tensor_check_writable(Ctx *c, const Tensor *t);
+
+/* A C-contiguous copy (numpy.copy / ndarray.copy). */
+RT_HIDDEN Tensor *tensor_copy(Ctx *c, Tensor *t);
+/* A C-contiguous copy converted to dt (ndarray.astype). */
+RT_HIDDEN Tensor *tensor_astype(Ctx *c, Tensor *t, DType dt);
+/* t itself (new reference) if already C-contiguous with dtype dt, else a converted copy. */
+RT_HIDDEN Tensor *tensor_contiguous(Ctx *c, Tensor *t, DType dt);
+/* Writes src into dst elementwise: broadcasts src to dst's shape, casts to dst's dtype,
+   correct when they overlap (NumPy's result).  ValueError "could not broadcast input array
+   from shape (2,) into shape (3,)" on mismatch.  Returns 0 or -1. */
+RT_HIDDEN int tensor_assign(Ctx *c, Tensor *dst, Tensor *src);
+
+/* --- views and shape (all return new references; views share storage) --- */
+/* numpy.reshape: one dim may be -1; a view when the strides allow, else a copy.  ValueError
+   "cannot reshape array of size 6 into shape (4,)". */
+RT_HIDDEN Tensor *tensor_reshape(Ctx *c, Tensor *t, int ndim, const int64_t *shape);
+/* numpy.transpose with axes (NULL = reverse); axes may be negative; ValueError
+   "axes don't match array" or AxisError. */
+RT_HIDDEN Tensor *tensor_transpose(Ctx *c, Tensor *t, const int *axes);
+RT_HIDDEN Tensor *tensor_swapaxes(Ctx *c, Tensor *t, int a1, int a2);
+/* numpy.broadcast_to (read-only semantics not enforced); ValueError on mismatch. */
+RT_HIDDEN Tensor *tensor_broadcast_to(Ctx *c, Tensor *t, int ndim, const int64_t *shape);
+/* numpy.expand_dims for one axis in [-ndim-1, ndim]. */
+RT_HIDDEN Tensor *tensor_expand_dims(Ctx *c, Tensor *t, int axis);
+/* numpy.squeeze: axes NULL = every size-1 axis; else those listed (ValueError "cannot select
+   an axis to squeeze out which has size not equal to one"). */
+RT_HIDDEN Tensor *tensor_squeeze(Ctx *c, Tensor *t, const int *axes, int naxes);
+/* numpy.flip along axis (axis == INT32_MIN: all axes). */
+RT_HIDDEN Tensor *tensor_flip(Ctx *c, Tensor *t, int axis);
+/* numpy.ravel: a view if contiguous, else a copy. */
+RT_HIDDEN Tensor *tensor_ravel(Ctx *c, Tensor *t);
+/* Normalises axis in [-ndim, ndim) to [0, ndim); else AxisError
+   "axis 2 is out of bounds for array of dimension 2" and -1. */
+RT_HIDDEN int axis_normalize(Ctx *c, int axis, int ndim, int *out);
+/* Broadcasts shapes (numpy.broadcast_shapes).  ValueError naming all shapes:
+   "operands could not be broadcast together with shapes (2,3) (4,) ". */
+RT_HIDDEN int broadcast_shapes(Ctx *c, int n, Tensor *const *ts, int *ndim_out,
+                               int64_t *shape_out);
+/* Formats a shape as Python prints a tuple: "(2, 3)", "(4,)", "()". */
+RT_HIDDEN void shape_format(Buf *b, int ndim, const int64_t *shape);
+/* The same without spaces, as NumPy's broadcast error uses: "(2,3)". */
+RT_HIDDEN void shape_format_compact(Buf *b, int ndim, const int64_t *shape);
+
+/* --- basic indexing: one pass over index items builds one view --- */
+typedef enum { IDX_INT, IDX_SLICE, IDX_NEWAXIS, IDX_ELLIPSIS, IDX_ARRAY } IndexKind;
+typedef struct IndexItem {
+  IndexKind kind;
+  int64_t i;                                 /* IDX_INT */
+  int64_t start, stop, step;                 /* IDX_SLICE */
+  bool has_start, has_stop, has_step;        /* IDX_SLICE: omitted parts */
+  Tensor *array;                             /* IDX_ARRAY: integer or bool tensor (borrowed) */
+} IndexItem;
+/* x[items...] (NumPy semantics).  Without IDX_ARRAY items: a view.  With integer/bool array
+   items: advanced indexing, a copy.  IndexError "index 5 is out of bounds for axis 0 with
+   size 4", "too many indices for array: array is 1-dimensional, but 2 were indexed",
+   ValueError "slice step cannot be zero". */
+RT_HIDDEN Tensor *index_get(Ctx *c, Tensor *t, const IndexItem *items, int n);
+/* x[items...] = value (broadcast, cast, in place). */
+RT_HIDDEN int index_set(Ctx *c, Tensor *t, const IndexItem *items, int n, Tensor *value);
+
+/* ------------------------------------------------------------------------------------------
+** The iteration engine.  A kernel's inner loop sees n elements of each of nop operands:
+** data[k] points at the first element of operand k, steps[k] is its stride in BYTES.
+** Operand 0 is the output by convention.
+*/
+typedef void (*InnerLoop)(char **data, const int64_t *steps, int64_t n, void *aux);
+/* Runs loop over all elements of ops[0]'s shape; every other operand must already have the
+   same shape (use tensor_broadcast_to).  Drops size-1 dims, orders and coalesces dims,
+   calls loop on runs of the innermost dim, polls c per chunk.  Returns 0 or -1. */
+RT_HIDDEN int iter_run(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux);
+
+/* ------------------------------------------------------------------------------------------
+** ufuncs.  One table generates enums, names and dispatch.
+*/
+#define BINARY_UFUNCS(X)                                                    \
+  X(ADD, "add") X(SUBTRACT, "subtract") X(MULTIPLY, "multiply")             \
+  X(TRUE_DIVIDE, "true_divide") X(FLOOR_DIVIDE, "floor_divide")             \
+  X(REMAINDER, "remainder") X(POWER, "power")                               \
+  X(BITWISE_AND, "bitwise_and") X(BITWISE_OR, "bitwise_or")                 \
+  X(BITWISE_XOR, "bitwise_xor") X(LEFT_SHIFT, "left_shift")                 \
+  X(RIGHT_SHIFT, "right_shift")                                             \
+  X(EQUAL, "equal") X(NOT_EQUAL, "not_equal") X(LESS, "less")               \
+  X(LESS_EQUAL, "less_equal") X(GREATER, "greater")                         \
+  X(GREATER_EQUAL, "greater_equal")                                         \
+  X(MAXIMUM, "maximum") X(MINIMUM, "minimum") X(FMAX, "fmax") X(FMIN, "fmin") \
+  X(ARCTAN2, "arctan2") X(HYPOT, "hypot") X(COPYSIGN, "copysign")          \
+  X(LOGICAL_AND, "logical_and") X(LOGICAL_OR, "logical_or")                 \
+  X(LOGICAL_XOR, "logical_xor")
+#define UNARY_UFUNCS(X)                                                     \
+  X(NEGATIVE, "negative") X(POSITIVE, "positive") X(INVERT, "invert")       \
+  X(ABSOLUTE, "absolute") X(SQRT, "sqrt") X(SQUARE, "square")               \
+  X(EXP, "exp") X(EXP2, "exp2") X(EXPM1, "expm1") X(LOG, "log")             \
+  X(LOG2, "log2") X(LOG10, "log10") X(LOG1P, "log1p")                       \
+  X(SIN, "sin") X(COS, "cos") X(TAN, "tan") X(ARCSIN, "arcsin")             \
+  X(ARCCOS, "arccos") X(ARCTAN, "arctan") X(SINH, "sinh") X(COSH, "cosh")   \
+  X(TANH, "tanh") X(FLOOR, "floor") X(CEIL, "ceil") X(TRUNC, "trunc")       \
+  X(RINT, "rint") X(SIGN, "sign") X(ISNAN, "isnan") X(ISINF, "isinf")       \
+  X(ISFINITE, "isfinite") X(LOGICAL_NOT, "logical_not")                     \
+  X(RECIPROCAL, "reciprocal")
+
+#define X_ENUM(name, str) UF_##name,
+typedef enum { BINARY_UFUNCS(X_ENUM) UF_BINARY_COUNT } BinaryUfunc;
+typedef enum { UNARY_UFUNCS(X_ENUM) UF_UNARY_COUNT } UnaryUfunc;
+#undef X_ENUM
+RT_HIDDEN extern const char *const binary_ufunc_names[UF_BINARY_COUNT];
+RT_HIDDEN extern const char *const unary_ufunc_names[UF_UNARY_COUNT];
+
+/* out = op(a, b) with broadcasting and NEP 50 promotion (a or b may be weak 0-d tensors).
+   Result dtypes as NumPy: comparisons and logical_* give bool; true_divide of ints gives
+   float64; bitwise ops on floats are TypeError "ufunc 'bitwise_and' not supported for the
+   input types..."; integer floor_divide/remainder by zero give 0 (NumPy's result, warning
+   suppressed); integer power with a negative exponent is ValueError "Integers to negative
+   integer powers are not allowed.".  out may be NULL (a new tensor is returned) or a tensor
+   of the broadcast shape, which receives the result cast to its dtype (in place, `+=`);
+   then out is returned with a new reference.  NULL on error. */
+RT_HIDDEN Tensor *ufunc_binary(Ctx *c, BinaryUfunc op, Tensor *a, Tensor *b, Tensor *out);
+/* out = op(a).  sqrt/exp/log/trig of integer or bool input give float64 (NumPy gives
+   float16 for 1-byte ints; tsr has no float16 and gives float32 for 1- and 2-byte ints);
+   isnan/isinf/isfinite/logical_not give bool; sign/absolute/negative keep the dtype
+   (negative of bool is TypeError); floor/ceil/trunc/rint of ints keep the dtype...
+   out as for ufunc_binary. */
+RT_HIDDEN Tensor *ufunc_unary(Ctx *c, UnaryUfunc op, Tensor *a, Tensor *out);
+/* numpy.where(cond, x, y) with broadcasting and promotion of x and y. */
+RT_HIDDEN Tensor *ufunc_where(Ctx *c, Tensor *cond, Tensor *x, Tensor *y);
+/* numpy.clip(a, lo, hi); lo or hi may be NULL (None). */
+RT_HIDDEN Tensor *ufunc_clip(Ctx *c, Tensor *a, Tensor *lo, Tensor *hi);
+
+/* ------------------------------------------------------------------------------------------
+** Reductions.  axes: list of axes (negative allowed, duplicates are ValueError "duplicate
+** value in 'axis'"), naxes == -1 means all axes (axis=None).  dtype: -1 = default (NumPy's:
+** sum/prod of bool and ints smaller than int64 -> int64, of unsigned smaller than uint64 ->
+** uint64; mean of ints -> float64; max/min keep the dtype; all/any -> bool; argmax/argmin ->
+** int64).  Float sums use NumPy's pairwise summation and chunking (shared/notes/numpy-sums.md)
+** so results match NumPy bit for bit.  max/min/argmax/argmin of an empty selection are
+** ValueError "zero-size array to reduction operation maximum which has no identity" /
+** "attempt to get argmax of an empty sequence".  NaN propagates in max/min.
+*/
+#define REDUCTIONS(X) \
+  X(SUM, "sum") X(PROD, "prod") X(MEAN, "mean") X(MAX, "max") X(MIN, "min") \
+  X(ALL, "all") X(ANY, "any") X(ARGMAX, "argmax") X(ARGMIN, "argmin")
+#define X_ENUM(name, str) RED_##name,
+typedef enum { REDUCTIONS(X_ENUM) RED_COUNT } Reduction;
+#undef X_ENUM
+RT_HIDDEN Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes,
+                         bool keepdims, int dtype);
+/* numpy.var / numpy.std with ddof along axes (as reduce). */
+RT_HIDDEN Tensor *reduce_var(Ctx *c, Tensor *t, const int *axes, int naxes, bool keepdims,
+                             int ddof, bool take_sqrt);
+/* numpy.cumsum / numpy.cumprod along axis (INT32_MIN = flattened). */
+RT_HIDDEN Tensor *reduce_cumulative(Ctx *c, Reduction op, Tensor *t, int axis, int dtype);
+
+/* ------------------------------------------------------------------------------------------
+** Linear algebra (BLAS glue).
+*/
+/* numpy.matmul: 1-d operands promoted and the added dim removed, batch dims broadcast;
+   float32/float64 through CBLAS sgemm/dgemm, other dtypes (after promotion) by a plain loop.
+   ValueError "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc
+   signature (n?,k),(k,m?)->(n?,m?) (size 3 is different from 4)"; 0-d operands are ValueError
+   "matmul: Input operand 0 does not have enough dimensions ...". */
+RT_HIDDEN Tensor *linalg_matmul(Ctx *c, Tensor *a, Tensor *b);
+/* numpy.dot: scalars multiply, 1-d·1-d inner product, N-d·1-d, N-d·M-d sum over the last
+   axis of a and the second-to-last of b.  ValueError "shapes (2,3) and (2,3) not aligned:
+   3 (dim 1) != 2 (dim 0)". */
+RT_HIDDEN Tensor *linalg_dot(Ctx *c, Tensor *a, Tensor *b);
+
+/* ------------------------------------------------------------------------------------------
+** Creation.
+*/
+/* numpy.arange(start, stop, step, dtype): length ceil((stop - start) / step); the dtype is
+   given (the caller applies NumPy's default: int64 for ints, float64 otherwise). ValueError
+   "Maximum allowed size exceeded" when step is 0. */
+RT_HIDDEN Tensor *create_arange(Ctx *c, double start, double stop, double step, DType dt);
+RT_HIDDEN Tensor *create_arange_i64(Ctx *c, int64_t start, int64_t stop, int64_t step, DType dt);
+/* numpy.linspace(start, stop, num, endpoint, dtype) with NumPy's formula (step = delta/div,
+   y = arange*step + start, last element set to stop when endpoint). */
+RT_HIDDEN Tensor *create_linspace(Ctx *c, double start, double stop, int64_t num, bool endpoint,
+                                  DType dt);
+/* numpy.eye(N, M, k, dtype). */
+RT_HIDDEN Tensor *create_eye(Ctx *c, int64_t n, int64_t m, int64_t k, DType dt);
+
+/* ------------------------------------------------------------------------------------------
+** Formatting (numpy.array_str / array_repr / the scalar reprs), into a Buf.
+*/
+/* print(x): NumPy's str(x).  0-d tensors print as NumPy scalars ("15", "1.5", "True"). */
+RT_HIDDEN void fmt_str(Buf *b, Tensor *t, const PrintOptions *po);
+/* REPL echo: NumPy's repr(x), "array([1, 2, 3])", "array([1., 2.], dtype=float32)"; 0-d
+   tensors as NumPy 1.24 scalar reprs ("15", "1.5", "True"). */
+RT_HIDDEN void fmt_repr(Buf *b, Tensor *t, const PrintOptions *po);
+/* Python's repr(float): shortest round-trip, "0.1", "1e-05", "1e+16", "inf", "nan", "-0.0". */
+RT_HIDDEN void fmt_pyfloat(Buf *b, double v);
+/* numpy.dtype repr: "dtype('float64')". */
+RT_HIDDEN void fmt_dtype_repr(Buf *b, DType dt);
+RT_HIDDEN void printoptions_default(PrintOptions *po);
+
+/* ------------------------------------------------------------------------------------------
+** Files (all file access of the runtime goes through here; refused under TSR_SANDBOX).
+*/
+/* Reads an IDX file (MNIST format), gzipped or not (zlib), as a tensor of its own dtype and
+   shape (uint8 for the Fashion-MNIST files).  OSError naming the path when missing; ValueError
+   "not an IDX file: PATH" / "truncated IDX file: PATH". */
+RT_HIDDEN Tensor *io_load_idx(Ctx *c, const char *path);
+
+#endif

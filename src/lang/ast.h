@@ -45,10 +45,8 @@
   X(N_GLOBAL)     /* a = list of N_NAME, n */                                         \
   X(N_ASSERT)     /* a = test, b = message or NULL */                                 \
   X(N_DEL)        /* a = list of targets, n */                                        \
-  X(N_IMPORT)     /* str,len = dotted module ("numpy", "numpy.linalg"); a = alias     \
-                     N_NAME or NULL */                                                \
-  X(N_FROMIMPORT) /* str,len = module; a = list of N_NAME (alias in their a), n;      \
-                     n == 0 means `import *` */
+  X(N_IMPORT)     /* str,len = dotted module ("numpy"); a = alias N_NAME or NULL */   \
+  X(N_FROMIMPORT) /* str,len = module; a = list of N_NAME (alias in their a), n; n == 0 means import-star */
 
 #define X_ENUM(k) k,
 typedef enum { AST_KINDS(X_ENUM) N_COUNT } NodeKind;
@@ -101,7 +99,7 @@ typedef enum { PARSE_OK, PARSE_INCOMPLETE, PARSE_ERROR } ParseResult;
 /* Lexes and parses src (len bytes; may contain NULs, which are a SyntaxError) as a whole
    module named `name`.  On PARSE_OK, *out is a new chunk (free with chunk_free).  On
    PARSE_ERROR the SyntaxError (or IndentationError, TabError) is recorded in c with
-   *err_line/*err_col set (1-based); on PARSE_INCOMPLETE (the input ended inside a bracket,
+   err_line and err_col set (1-based); on PARSE_INCOMPLETE (the input ended inside a bracket,
    an indented block, a string with triple quotes or after a backslash, or a compound
    statement header with no body yet) a SyntaxError "unexpected EOF while parsing" is
    recorded too, so callers that do not care can treat it as an error.  Nesting deeper than

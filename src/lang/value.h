@@ -20,7 +20,7 @@ typedef enum {
   V_COUNT
 } VType;
 
-typedef struct Obj { int64_t refcnt; uint8_t type; } Obj;
+typedef struct Obj { int64_t refcnt; Ctx *ctx; size_t size; uint8_t type; } Obj;  /* size: bytes allocated */
 typedef struct Interp Interp;
 typedef struct Builtin Builtin;
 
@@ -61,6 +61,8 @@ RT_HIDDEN Value value_list(Interp *I, int64_t n);    /* n items, all None */
 RT_HIDDEN Value value_tuple(Interp *I, int64_t n);   /* n items, all None */
 /* Appends (takes the reference to item); 0 or -1. */
 RT_HIDDEN int list_append(Interp *I, Value list, Value item);
+/* range(start, stop, step) object (step != 0 checked by the caller). */
+RT_HIDDEN Value value_range(Interp *I, int64_t start, int64_t stop, int64_t step);
 /* Convenience: a tuple of n ints (for shapes). */
 RT_HIDDEN Value value_int_tuple(Interp *I, int n, const int64_t *items);
 
@@ -125,6 +127,12 @@ struct Builtin {
 /* Tables of builtins, each ending with a {NULL, NULL, NULL, NULL} entry.  Every builtins_*.c
    file defines one and lists it in builtin_tables (builtins.c). */
 RT_HIDDEN extern const Builtin *const builtin_tables[];
+
+/* Tensor attributes (x.shape, x.ndim, x.size, x.dtype, x.T, x.itemsize, x.nbytes, x.strides
+   (bytes), x.flat is not needed yet).  Returns 0 and sets *out (new reference) when name is an
+   attribute, 1 when it is not (no error recorded), -1 on error.  Methods (x.sum) are the
+   "ndarray" entries of the builtin tables and are looked up by the evaluator. */
+RT_HIDDEN int builtins_tensor_attr(Interp *I, Tensor *t, const char *name, Value *out);
 
 /* Binds arguments by a spec such as "a,axis=,dtype=,out=,keepdims=" (positional-or-keyword
    names in order; those after a "|" or with "=" are optional; "*" starts keyword-only ones):

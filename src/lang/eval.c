@@ -1,0 +1,1319 @@
+/*
+** eval.c -- the tree-walking evaluator: statements, expressions, Python scalar arithmetic,
+** operators on tensors (through the runtime's ufuncs), indexing, calls and scopes.
+**
+** Every eval_* function returns 0 with a new reference in *out, or -1 with the error in the
+** Ctx.  The innermost failing node records its position (set_pos).
+*/
+#include "interp.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MAX_EVAL_DEPTH 3000
+#define MAX_CALL_DEPTH 1000
+
+enum { EXEC_NORMAL = 0, EXEC_BREAK = 1, EXEC_CONTINUE = 2, EXEC_RETURN = 3 };
+
+static int eval(Interp *I, Node *n, Value *out);
+static int exec_block(Interp *I, Node *block);
+static int call_value(Interp *I, Value fn, const Args *a, Value *out);
+
+static int set_pos(Interp *I, Node *n) {
+  if (I->err_line == 0 && n) {
+    I->err_line = n->line;
+    I->err_col = n->col;
+    if (I->err_chunk) chunkref_release(I, I->err_chunk);
+    I->err_chunk = I->cur_chunk;
+    if (I->err_chunk) I->err_chunk->refcnt++;
+  }
+  return -1;
+}
+
+static int err_recursion(Interp *I) {
+  return ctx_err(&I->ctx, TSR_ERR_RUNTIME, "RecursionError", "maximum recursion depth exceeded");
+}
+
+ChunkRef *chunkref_new(Interp *I, Chunk *ch) {
+  ChunkRef *cr = ctx_malloc(&I->ctx, sizeof *cr);
+  if (!cr) return NULL;
+  cr->refcnt = 1; cr->chunk = ch;
+  return cr;
+}
+
+void chunkref_release(Interp *I, ChunkRef *cr) {
+  if (cr && --cr->refcnt == 0) {
+    chunk_free(&I->ctx, cr->chunk);
+    ctx_free(&I->ctx, cr, sizeof *cr);
+  }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Names and scopes. */
+
+static bool declared_global(Frame *f, const char *name) {
+  for (int i = 0; i < f->nglobal; i++)
+    for (Node *g = f->global_decls[i]->a; g; g = g->next)
+      if (strcmp(g->str, name) == 0) return true;
+  return false;
+}
+
+static int lookup(Interp *I, Node *n, Value *out) {
+  Frame *f = I->frame;
+  Value *v = NULL;
+  if (f->locals) v = dict_get(f->locals, n->str);
+  if (!v) v = dict_get(f->globals, n->str);
+  if (!v) v = dict_get(I->builtins, n->str);
+  if (!v) return ctx_err(&I->ctx, TSR_ERR_NAME, "NameError", "name '%s' is not defined", n->str);
+  *out = value_retain(*v);
+  return 0;
+}
+
+/* Binds name in the current scope (takes the reference to v). */
+static int bind(Interp *I, const char *name, Value v) {
+  Frame *f = I->frame;
+  if (f->locals && !declared_global(f, name)) return dict_set(f->locals, name, v);
+  return dict_set(f->globals, name, v);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Python scalar arithmetic. */
+
+static bool is_pyscalar(Value v) { return v.type == V_BOOL || v.type == V_INT || v.type == V_FLOAT; }
+static int64_t as_i(Value v) { return v.type == V_BOOL ? v.b : v.i; }
+static double as_f(Value v) { return v.type == V_FLOAT ? v.f : (double)as_i(v); }
+
+static int int_overflow(Interp *I) {
+  return ERR_OVERFLOW(&I->ctx, "Python int too large to convert to C int64 (tsr ints are 64-bit)");
+}
+
+static int64_t floordiv_i(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+  return q;
+}
+
+static int scalar_pow_int(Interp *I, int64_t base, int64_t exp, Value *out) {
+  if (exp < 0) {
+    if (base == 0)
+      return ERR_ZERODIV(&I->ctx, "0.0 cannot be raised to a negative power");
+    *out = v_float(pow((double)base, (double)exp));
+    return 0;
+  }
+  int64_t r = 1;
+  while (exp) {
+    if (exp & 1) { if (__builtin_mul_overflow(r, base, &r)) return int_overflow(I); }
+    exp >>= 1;
+    if (exp && __builtin_mul_overflow(base, base, &base)) return int_overflow(I);
+  }
+  *out = v_int(r);
+  return 0;
+}
+
+static int scalar_binop(Interp *I, int op, Value a, Value b, Value *out) {
+  Ctx *c = &I->ctx;
+  bool fl = a.type == V_FLOAT || b.type == V_FLOAT;
+  bool both_bool = a.type == V_BOOL && b.type == V_BOOL;
+  if (!fl) {
+    int64_t x = as_i(a), y = as_i(b), r;
+    switch (op) {
+    case OP_ADD: if (__builtin_add_overflow(x, y, &r)) return int_overflow(I); *out = v_int(r); return 0;
+    case OP_SUB: if (__builtin_sub_overflow(x, y, &r)) return int_overflow(I); *out = v_int(r); return 0;
+    case OP_MUL: if (__builtin_mul_overflow(x, y, &r)) return int_overflow(I); *out = v_int(r); return 0;
+    case OP_DIV:
+      if (y == 0) return ERR_ZERODIV(c, "division by zero");
+      *out = v_float((double)x / (double)y); return 0;
+    case OP_FLOORDIV:
+      if (y == 0) return ERR_ZERODIV(c, "integer division or modulo by zero");
+      if (x == INT64_MIN && y == -1) return int_overflow(I);
+      *out = v_int(floordiv_i(x, y)); return 0;
+    case OP_MOD:
+      if (y == 0) return ERR_ZERODIV(c, "integer modulo by zero");
+      if (y == -1) { *out = v_int(0); return 0; }
+      r = x % y; if (r != 0 && ((r < 0) != (y < 0))) r += y;
+      *out = v_int(r); return 0;
+    case OP_POW: return scalar_pow_int(I, x, y, out);
+    case OP_BITAND: *out = both_bool ? v_bool(x & y) : v_int(x & y); return 0;
+    case OP_BITOR: *out = both_bool ? v_bool(x | y) : v_int(x | y); return 0;
+    case OP_BITXOR: *out = both_bool ? v_bool(x ^ y) : v_int(x ^ y); return 0;
+    case OP_LSHIFT:
+      if (y < 0) return ERR_VALUE(c, "negative shift count");
+      if (y >= 63 || (x != 0 && (x > (INT64_MAX >> y) || x < (INT64_MIN >> y)))) {
+        if (x == 0) { *out = v_int(0); return 0; }
+        return int_overflow(I);
+      }
+      *out = v_int((int64_t)((uint64_t)x << y)); return 0;
+    case OP_RSHIFT:
+      if (y < 0) return ERR_VALUE(c, "negative shift count");
+      *out = v_int(y >= 63 ? (x < 0 ? -1 : 0) : x >> y); return 0;
+    default: break;
+    }
+  } else {
+    double x = as_f(a), y = as_f(b);
+    switch (op) {
+    case OP_ADD: *out = v_float(x + y); return 0;
+    case OP_SUB: *out = v_float(x - y); return 0;
+    case OP_MUL: *out = v_float(x * y); return 0;
+    case OP_DIV:
+      if (y == 0) return ERR_ZERODIV(c, "float division by zero");
+      *out = v_float(x / y); return 0;
+    case OP_FLOORDIV: case OP_MOD: {
+      if (y == 0) return ERR_ZERODIV(c, op == OP_MOD ? "float modulo" : "float floor division by zero");
+      double m = fmod(x, y);
+      if (m != 0 && ((m < 0) != (y < 0))) m += y;
+      else if (m == 0) m = copysign(0.0, y);
+      if (op == OP_MOD) { *out = v_float(m); return 0; }
+      double d = (x - m) / y;
+      double fd = floor(d);
+      if (d - fd > 0.5) fd += 1.0;
+      if (d == 0) fd = copysign(0.0, x / y);
+      *out = v_float(fd); return 0;
+    }
+    case OP_POW:
+      if (x == 0 && y < 0) return ERR_ZERODIV(c, "0.0 cannot be raised to a negative power");
+      if (x < 0 && y != floor(y))
+        return ERR_VALUE(c, "negative number cannot be raised to a fractional power "
+                            "(complex results are not supported)");
+      *out = v_float(pow(x, y));
+      if (isinf(out->f) && isfinite(x) && isfinite(y))
+        return ctx_err(c, TSR_ERR_VALUE, "OverflowError", "(34, 'Numerical result out of range')");
+      return 0;
+    default: break;
+    }
+  }
+  return -2;   /* unsupported: caller reports */
+}
+
+static int scalar_compare(int op, Value a, Value b, bool *r) {
+  if (a.type != V_FLOAT && b.type != V_FLOAT) {
+    int64_t x = as_i(a), y = as_i(b);
+    switch (op) {
+    case OP_LT: *r = x < y; return 0; case OP_LE: *r = x <= y; return 0;
+    case OP_GT: *r = x > y; return 0; case OP_GE: *r = x >= y; return 0;
+    case OP_EQ: *r = x == y; return 0; case OP_NE: *r = x != y; return 0;
+    }
+  } else {
+    double x = as_f(a), y = as_f(b);
+    switch (op) {
+    case OP_LT: *r = x < y; return 0; case OP_LE: *r = x <= y; return 0;
+    case OP_GT: *r = x > y; return 0; case OP_GE: *r = x >= y; return 0;
+    case OP_EQ: *r = x == y; return 0; case OP_NE: *r = x != y; return 0;
+    }
+  }
+  return -2;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Operators on tensors. */
+
+static int binop_ufunc(int op) {
+  switch (op) {
+  case OP_ADD: return UF_ADD; case OP_SUB: return UF_SUBTRACT; case OP_MUL: return UF_MULTIPLY;
+  case OP_DIV: return UF_TRUE_DIVIDE; case OP_FLOORDIV: return UF_FLOOR_DIVIDE;
+  case OP_MOD: return UF_REMAINDER; case OP_POW: return UF_POWER;
+  case OP_LSHIFT: return UF_LEFT_SHIFT; case OP_RSHIFT: return UF_RIGHT_SHIFT;
+  case OP_BITAND: return UF_BITWISE_AND; case OP_BITOR: return UF_BITWISE_OR;
+  case OP_BITXOR: return UF_BITWISE_XOR;
+  case OP_LT: return UF_LESS; case OP_LE: return UF_LESS_EQUAL; case OP_GT: return UF_GREATER;
+  case OP_GE: return UF_GREATER_EQUAL; case OP_EQ: return UF_EQUAL; case OP_NE: return UF_NOT_EQUAL;
+  default: return -1;
+  }
+}
+
+static bool is_arraylike(Value v) {
+  return v.type == V_TENSOR || is_pyscalar(v) || v.type == V_LIST || v.type == V_TUPLE;
+}
+
+/* a OP b where at least one side is a tensor.  out_inplace: the tensor receiving the result
+   for augmented assignment (NULL otherwise). */
+static int tensor_binop(Interp *I, int op, Value a, Value b, Tensor *inplace, Value *out) {
+  Ctx *c = &I->ctx;
+  Tensor *ta = value_to_tensor(I, a, -1);
+  if (!ta) return -1;
+  Tensor *tb = value_to_tensor(I, b, -1);
+  if (!tb) { tensor_release(ta); return -1; }
+  Tensor *r = NULL;
+  if (op == OP_MATMUL) {
+    r = linalg_matmul(c, ta, tb);
+    if (r && inplace) {
+      int rc = tensor_assign(c, inplace, r);
+      tensor_release(r);
+      r = rc < 0 ? NULL : tensor_retain(inplace);
+    }
+  } else {
+    int uf = binop_ufunc(op);
+    if (inplace && (dtype_is_int(inplace->dtype) || inplace->dtype == TSR_BOOL)) {
+      /* NumPy's same_kind casting rule for in-place operations */
+      Tensor *other = inplace == ta ? tb : ta;
+      DType res = other->weak ? dtype_promote_weak(inplace->dtype, (WeakKind)other->weak)
+                              : dtype_promote(inplace->dtype, other->dtype);
+      if (op == OP_DIV && !dtype_is_float(res)) res = TSR_FLOAT64;
+      bool bad = (dtype_is_float(res) && !dtype_is_float(inplace->dtype)) ||
+                 (inplace->dtype == TSR_BOOL && res != TSR_BOOL && uf != UF_BITWISE_AND &&
+                  uf != UF_BITWISE_OR && uf != UF_BITWISE_XOR);
+      if (bad) {
+        ctx_err(c, TSR_ERR_TYPE, "UFuncTypeError (TypeError)",
+                "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting "
+                "rule 'same_kind'", binary_ufunc_names[uf], dtype_name(res),
+                dtype_name(inplace->dtype));
+        goto done;
+      }
+    }
+    r = ufunc_binary(c, (BinaryUfunc)uf, ta, tb, inplace);
+  }
+done:
+  tensor_release(ta);
+  tensor_release(tb);
+  if (!r) return -1;
+  *out = v_tensor(r);
+  return 0;
+}
+
+static int seq_concat(Interp *I, Value a, Value b, Value *out) {
+  List *x = as_list(a), *y = as_list(b);
+  Value r = a.type == V_LIST ? value_list(I, x->n + y->n) : value_tuple(I, x->n + y->n);
+  if (r.type == V_UNDEF) return -1;
+  for (int64_t i = 0; i < x->n; i++) as_list(r)->items[i] = value_retain(x->items[i]);
+  for (int64_t i = 0; i < y->n; i++) as_list(r)->items[x->n + i] = value_retain(y->items[i]);
+  *out = r;
+  return 0;
+}
+
+static int seq_repeat(Interp *I, Value s, int64_t k, Value *out) {
+  if (k < 0) k = 0;
+  if (s.type == V_STR) {
+    Str *str = as_str(s);
+    if (k && str->len > (size_t)(INT64_MAX / 2) / (size_t)k) return ERR_MEMORY(&I->ctx, "string too long");
+    Buf b; buf_init(&b, &I->ctx);
+    for (int64_t i = 0; i < k; i++) buf_putn(&b, str->s, str->len);
+    if (b.failed) { buf_free(&b); return -1; }
+    *out = value_str(I, b.p ? b.p : "", b.n);
+    buf_free(&b);
+    return out->type == V_UNDEF ? -1 : 0;
+  }
+  List *l = as_list(s);
+  if (k && l->n > (INT64_MAX / 64) / k) return ERR_MEMORY(&I->ctx, "list too long");
+  Value r = s.type == V_LIST ? value_list(I, l->n * k) : value_tuple(I, l->n * k);
+  if (r.type == V_UNDEF) return -1;
+  for (int64_t j = 0; j < k; j++)
+    for (int64_t i = 0; i < l->n; i++) as_list(r)->items[j * l->n + i] = value_retain(l->items[i]);
+  *out = r;
+  return 0;
+}
+
+static int unsupported(Interp *I, int op, Value a, Value b) {
+  return ERR_TYPE(&I->ctx, "unsupported operand type(s) for %s: '%s' and '%s'", ast_op_symbol(op),
+                  value_type_name(a), value_type_name(b));
+}
+
+/* Binary operator dispatch; inplace is the target tensor of an augmented assignment. */
+static int binary_op(Interp *I, int op, Value a, Value b, Tensor *inplace, Value *out) {
+  if (is_pyscalar(a) && is_pyscalar(b) && op != OP_MATMUL) {
+    int rc = scalar_binop(I, op, a, b, out);
+    if (rc != -2) return rc;
+    return unsupported(I, op, a, b);
+  }
+  if (a.type == V_TENSOR || b.type == V_TENSOR) {
+    if (is_arraylike(a) && is_arraylike(b)) return tensor_binop(I, op, a, b, inplace, out);
+    return unsupported(I, op, a, b);
+  }
+  if (op == OP_ADD) {
+    if (a.type == V_STR && b.type == V_STR) {
+      Buf buf; buf_init(&buf, &I->ctx);
+      buf_putn(&buf, as_str(a)->s, as_str(a)->len);
+      buf_putn(&buf, as_str(b)->s, as_str(b)->len);
+      if (buf.failed) { buf_free(&buf); return -1; }
+      *out = value_str(I, buf.p, buf.n);
+      buf_free(&buf);
+      return out->type == V_UNDEF ? -1 : 0;
+    }
+    if ((a.type == V_LIST || a.type == V_TUPLE) && a.type == b.type) return seq_concat(I, a, b, out);
+    if (a.type == V_STR)
+      return ERR_TYPE(&I->ctx, "can only concatenate str (not \"%s\") to str", value_type_name(b));
+    if (a.type == V_LIST || a.type == V_TUPLE)
+      return ERR_TYPE(&I->ctx, "can only concatenate %s (not \"%s\") to %s", value_type_name(a),
+                      value_type_name(b), value_type_name(a));
+  }
+  if (op == OP_MUL) {
+    bool sa = a.type == V_STR || a.type == V_LIST || a.type == V_TUPLE;
+    bool sb = b.type == V_STR || b.type == V_LIST || b.type == V_TUPLE;
+    if (sa && (b.type == V_INT || b.type == V_BOOL)) return seq_repeat(I, a, as_i(b), out);
+    if (sb && (a.type == V_INT || a.type == V_BOOL)) return seq_repeat(I, b, as_i(a), out);
+    if (sa || sb)
+      return ERR_TYPE(&I->ctx, "can't multiply sequence by non-int of type '%s'",
+                      value_type_name(sa ? b : a));
+  }
+  if (op == OP_MOD && a.type == V_STR) {
+    return ERR_TYPE(&I->ctx, "string formatting with %% is not supported yet");
+  }
+  /* lists of numbers meet numbers: NumPy only when one side is a tensor (handled above) */
+  return unsupported(I, op, a, b);
+}
+
+static int contains(Interp *I, Value container, Value item, bool *r) {
+  switch (container.type) {
+  case V_LIST: case V_TUPLE: {
+    List *l = as_list(container);
+    for (int64_t i = 0; i < l->n; i++) {
+      bool eq;
+      if (l->items[i].type == V_TENSOR || item.type == V_TENSOR) {
+        Value t;
+        if (binary_op(I, OP_EQ, l->items[i], item, NULL, &t) < 0) return -1;
+        int tr = value_truth(I, t);
+        value_decref(t);
+        if (tr < 0) return -1;
+        eq = tr;
+      } else if (value_equal(I, l->items[i], item, &eq) < 0) return -1;
+      if (eq) { *r = true; return 0; }
+    }
+    *r = false;
+    return 0;
+  }
+  case V_STR:
+    if (item.type != V_STR)
+      return ERR_TYPE(&I->ctx, "'in <string>' requires string as left operand, not %s",
+                      value_type_name(item));
+    *r = strstr(as_str(container)->s, as_str(item)->s) != NULL;
+    return 0;
+  case V_RANGE: {
+    Range *g = (Range *)container.o;
+    int64_t x;
+    if (item.type != V_INT && item.type != V_BOOL) { *r = false; return 0; }
+    x = as_i(item);
+    bool in = g->step > 0 ? (x >= g->start && x < g->stop) : (x <= g->start && x > g->stop);
+    *r = in && ((x - g->start) % g->step == 0);
+    return 0;
+  }
+  case V_TENSOR: {
+    Value t;
+    if (binary_op(I, OP_EQ, container, item, NULL, &t) < 0) return -1;
+    Tensor *any = reduce(&I->ctx, RED_ANY, t.t, NULL, -1, false, -1);
+    value_decref(t);
+    if (!any) return -1;
+    *r = dtype_get_u64(any->dtype, tensor_data(any)) != 0;
+    tensor_release(any);
+    return 0;
+  }
+  default:
+    return ERR_TYPE(&I->ctx, "argument of type '%s' is not iterable", value_type_name(container));
+  }
+}
+
+static bool identical(Value a, Value b) {
+  if (a.type != b.type) return false;
+  switch (a.type) {
+  case V_NONE: case V_ELLIPSIS: case V_UNDEF: return true;
+  case V_BOOL: return a.b == b.b;
+  case V_INT: return a.i == b.i;
+  case V_FLOAT: return a.f == b.f;
+  case V_DTYPE: return a.dt == b.dt;
+  case V_BUILTIN: return a.bi == b.bi;
+  case V_TENSOR: return a.t == b.t;
+  default: return a.o == b.o;
+  }
+}
+
+static int compare_op(Interp *I, int op, Value a, Value b, Value *out) {
+  bool r;
+  switch (op) {
+  case OP_IS: *out = v_bool(identical(a, b)); return 0;
+  case OP_IS_NOT: *out = v_bool(!identical(a, b)); return 0;
+  case OP_IN: case OP_NOT_IN:
+    if (contains(I, b, a, &r) < 0) return -1;
+    *out = v_bool(op == OP_IN ? r : !r);
+    return 0;
+  default: break;
+  }
+  if (is_pyscalar(a) && is_pyscalar(b)) {
+    scalar_compare(op, a, b, &r);
+    *out = v_bool(r);
+    return 0;
+  }
+  if (a.type == V_TENSOR || b.type == V_TENSOR) {
+    if (is_arraylike(a) && is_arraylike(b)) return tensor_binop(I, op, a, b, NULL, out);
+    if (op == OP_EQ || op == OP_NE) { *out = v_bool(op == OP_NE); return 0; }
+  }
+  if (op == OP_EQ || op == OP_NE) {
+    if (value_equal(I, a, b, &r) < 0) return -1;
+    *out = v_bool(op == OP_EQ ? r : !r);
+    return 0;
+  }
+  if (a.type == V_STR && b.type == V_STR) {
+    int k = strcmp(as_str(a)->s, as_str(b)->s);
+    r = op == OP_LT ? k < 0 : op == OP_LE ? k <= 0 : op == OP_GT ? k > 0 : k >= 0;
+    *out = v_bool(r);
+    return 0;
+  }
+  return ERR_TYPE(&I->ctx, "'%s' not supported between instances of '%s' and '%s'",
+                  ast_op_symbol(op), value_type_name(a), value_type_name(b));
+}
+
+static int unary_op(Interp *I, int op, Value a, Value *out) {
+  Ctx *c = &I->ctx;
+  if (op == OP_NOT) {
+    int t = value_truth(I, a);
+    if (t < 0) return -1;
+    *out = v_bool(!t);
+    return 0;
+  }
+  if (is_pyscalar(a)) {
+    switch (op) {
+    case OP_NEG:
+      if (a.type == V_FLOAT) { *out = v_float(-a.f); return 0; }
+      if (as_i(a) == INT64_MIN) return int_overflow(I);
+      *out = v_int(-as_i(a)); return 0;
+    case OP_POS: *out = a.type == V_FLOAT ? a : v_int(as_i(a)); return 0;
+    case OP_INVERT:
+      if (a.type == V_FLOAT) return ERR_TYPE(c, "bad operand type for unary ~: 'float'");
+      *out = v_int(~as_i(a)); return 0;
+    }
+  }
+  if (a.type == V_TENSOR) {
+    UnaryUfunc uf = op == OP_NEG ? UF_NEGATIVE : op == OP_POS ? UF_POSITIVE : UF_INVERT;
+    if (op == OP_NEG && a.t->dtype == TSR_BOOL)
+      return ERR_TYPE(c, "The numpy boolean negative, the `-` operator, is not supported, use "
+                         "the `~` operator or the logical_not function instead.");
+    Tensor *r = ufunc_unary(c, uf, a.t, NULL);
+    if (!r) return -1;
+    *out = v_tensor(r);
+    return 0;
+  }
+  return ERR_TYPE(c, "bad operand type for unary %s: '%s'", ast_op_symbol(op), value_type_name(a));
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Indexing. */
+
+/* Converts one index value into an IndexItem; *tmp receives a tensor the item borrows (to be
+   released by the caller). */
+static int index_item(Interp *I, Value v, IndexItem *it, Tensor **tmp) {
+  memset(it, 0, sizeof *it);
+  *tmp = NULL;
+  switch (v.type) {
+  case V_INT: case V_BOOL:
+    if (v.type == V_BOOL) break;
+    it->kind = IDX_INT; it->i = v.i; return 0;
+  case V_NONE: it->kind = IDX_NEWAXIS; return 0;
+  case V_ELLIPSIS: it->kind = IDX_ELLIPSIS; return 0;
+  case V_SLICE: {
+    Slice *s = (Slice *)v.o;
+    it->kind = IDX_SLICE;
+    if (s->start.type != V_NONE) { if (value_to_int(I, s->start, &it->start) < 0) return -1; it->has_start = true; }
+    if (s->stop.type != V_NONE) { if (value_to_int(I, s->stop, &it->stop) < 0) return -1; it->has_stop = true; }
+    if (s->step.type != V_NONE) { if (value_to_int(I, s->step, &it->step) < 0) return -1; it->has_step = true; }
+    return 0;
+  }
+  case V_TENSOR:
+    if (v.t->ndim == 0 && dtype_is_int(v.t->dtype)) {
+      it->kind = IDX_INT; it->i = dtype_get_i64(v.t->dtype, tensor_data(v.t)); return 0;
+    }
+    if (dtype_is_int(v.t->dtype) || v.t->dtype == TSR_BOOL) { it->kind = IDX_ARRAY; it->array = v.t; return 0; }
+    break;
+  case V_LIST: {
+    Tensor *t = value_to_tensor_strong(I, v, -1);
+    if (!t) return -1;
+    if (!dtype_is_int(t->dtype) && t->dtype != TSR_BOOL) {
+      if (tensor_size(t) == 0) {
+        Tensor *u = tensor_astype(&I->ctx, t, TSR_INT64);
+        tensor_release(t);
+        if (!u) return -1;
+        t = u;
+      } else { tensor_release(t); break; }
+    }
+    *tmp = t; it->kind = IDX_ARRAY; it->array = t; return 0;
+  }
+  default: break;
+  }
+  return ERR_INDEX(&I->ctx, "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis "
+                            "(`None`) and integer or boolean arrays are valid indices");
+}
+
+static int tensor_index(Interp *I, Tensor *t, Value idx, Value *set_value, Value *out) {
+  IndexItem items[TSR_MAXDIMS + 1];
+  Tensor *tmps[TSR_MAXDIMS + 1];
+  int n = 0, rc = -1;
+  if (idx.type == V_TUPLE) {
+    List *l = as_list(idx);
+    if (l->n > TSR_MAXDIMS)
+      return ERR_INDEX(&I->ctx, "too many indices for array: array is %d-dimensional, but %lld "
+                                "were indexed", t->ndim, (long long)l->n);
+    for (int64_t i = 0; i < l->n; i++, n++)
+      if (index_item(I, l->items[i], &items[n], &tmps[n]) < 0) goto done;
+  } else {
+    if (index_item(I, idx, &items[0], &tmps[0]) < 0) goto done;
+    n = 1;
+  }
+  if (set_value) {
+    Tensor *v = value_to_tensor(I, *set_value, -1);
+    if (!v) goto done;
+    rc = index_set(&I->ctx, t, items, n, v);
+    tensor_release(v);
+  } else {
+    Tensor *r = index_get(&I->ctx, t, items, n);
+    if (r) { *out = v_tensor(r); rc = 0; }
+  }
+done:
+  for (int i = 0; i < n; i++) if (tmps[i]) tensor_release(tmps[i]);
+  return rc;
+}
+
+static int norm_seq_index(Interp *I, Value seq, Value idx, int64_t len, int64_t *i) {
+  if (value_to_int(I, idx, i) < 0) {
+    ctx_clear(&I->ctx);
+    return ERR_TYPE(&I->ctx, "%s indices must be integers or slices, not %s", value_type_name(seq),
+                    value_type_name(idx));
+  }
+  if (*i < 0) *i += len;
+  if (*i < 0 || *i >= len)
+    return ERR_INDEX(&I->ctx, "%s index out of range", value_type_name(seq));
+  return 0;
+}
+
+/* Python slice indices for a sequence of length len. */
+static int slice_indices(Interp *I, Slice *s, int64_t len, int64_t *start, int64_t *stop, int64_t *step) {
+  *step = 1;
+  if (s->step.type != V_NONE && value_to_int(I, s->step, step) < 0) return -1;
+  if (*step == 0) return ERR_VALUE(&I->ctx, "slice step cannot be zero");
+  int64_t lo = *step < 0 ? -1 : 0, hi = *step < 0 ? len - 1 : len;
+  if (s->start.type == V_NONE) *start = *step < 0 ? hi : lo;
+  else {
+    if (value_to_int(I, s->start, start) < 0) return -1;
+    if (*start < 0) { *start += len; if (*start < lo) *start = lo; }
+    else if (*start > hi) *start = hi;
+  }
+  if (s->stop.type == V_NONE) *stop = *step < 0 ? lo : hi;
+  else {
+    if (value_to_int(I, s->stop, stop) < 0) return -1;
+    if (*stop < 0) { *stop += len; if (*stop < lo) *stop = lo; }
+    else if (*stop > hi) *stop = hi;
+  }
+  return 0;
+}
+
+static int subscript_get(Interp *I, Value obj, Value idx, Value *out) {
+  switch (obj.type) {
+  case V_TENSOR: return tensor_index(I, obj.t, idx, NULL, out);
+  case V_LIST: case V_TUPLE: case V_STR: {
+    int64_t len = obj.type == V_STR ? (int64_t)as_str(obj)->len : as_list(obj)->n;
+    if (idx.type == V_SLICE) {
+      int64_t start, stop, step;
+      if (slice_indices(I, (Slice *)idx.o, len, &start, &stop, &step) < 0) return -1;
+      Value r;
+      if (obj.type == V_STR) {
+        Buf b; buf_init(&b, &I->ctx);
+        for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) buf_putc(&b, as_str(obj)->s[i]);
+        r = value_str(I, b.p ? b.p : "", b.n);
+        buf_free(&b);
+        if (r.type == V_UNDEF) return -1;
+      } else {
+        r = obj.type == V_LIST ? value_list(I, 0) : value_tuple(I, 0);
+        if (r.type == V_UNDEF) return -1;
+        for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+          if (list_append(I, r, value_retain(as_list(obj)->items[i])) < 0) { value_decref(r); return -1; }
+      }
+      *out = r;
+      return 0;
+    }
+    int64_t i;
+    if (norm_seq_index(I, obj, idx, len, &i) < 0) return -1;
+    if (obj.type == V_STR) {
+      *out = value_str(I, as_str(obj)->s + i, 1);
+      return out->type == V_UNDEF ? -1 : 0;
+    }
+    *out = value_retain(as_list(obj)->items[i]);
+    return 0;
+  }
+  case V_RANGE: {
+    Range *r = (Range *)obj.o;
+    int64_t len = r->step > 0 ? (r->stop > r->start ? (r->stop - r->start + r->step - 1) / r->step : 0)
+                              : (r->start > r->stop ? (r->start - r->stop - r->step - 1) / -r->step : 0);
+    int64_t i;
+    if (norm_seq_index(I, obj, idx, len, &i) < 0) return -1;
+    *out = v_int(r->start + i * r->step);
+    return 0;
+  }
+  case V_NAMESPACE:
+    if (idx.type == V_STR) {
+      Value *m = dict_get(((Namespace *)obj.o)->members, as_str(idx)->s);
+      if (m) { *out = value_retain(*m); return 0; }
+      return ctx_err(&I->ctx, TSR_ERR_INDEX, "KeyError", "'%s'", as_str(idx)->s);
+    }
+    break;
+  default: break;
+  }
+  return ERR_TYPE(&I->ctx, "'%s' object is not subscriptable", value_type_name(obj));
+}
+
+static int subscript_set(Interp *I, Value obj, Value idx, Value v) {
+  if (obj.type == V_TENSOR) return tensor_index(I, obj.t, idx, &v, NULL);
+  if (obj.type == V_LIST) {
+    int64_t i;
+    if (norm_seq_index(I, obj, idx, as_list(obj)->n, &i) < 0) {
+      if (I->ctx.status == TSR_ERR_INDEX) {
+        ctx_clear(&I->ctx);
+        return ERR_INDEX(&I->ctx, "list assignment index out of range");
+      }
+      return -1;
+    }
+    value_decref(as_list(obj)->items[i]);
+    as_list(obj)->items[i] = value_retain(v);
+    return 0;
+  }
+  return ERR_TYPE(&I->ctx, "'%s' object does not support item assignment", value_type_name(obj));
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Attributes. */
+
+static int list_append_method(Interp *I, const Args *a, Value *out) {
+  if (a->npos != 1 || a->nkw) return ERR_TYPE(&I->ctx, "list.append() takes exactly one argument (%d given)", a->npos);
+  if (list_append(I, a->self, value_retain(a->pos[0])) < 0) return -1;
+  *out = v_none();
+  return 0;
+}
+static const Builtin list_append_builtin = {"list", "append", list_append_method,
+                                            "append(object)\n\nAppend object to the end of the list."};
+
+static int make_method(Interp *I, const Builtin *bi, Value self, Value *out) {
+  Method *m = ctx_calloc(&I->ctx, sizeof(Method));
+  if (!m) return -1;
+  m->h.refcnt = 1; m->h.ctx = &I->ctx; m->h.size = sizeof(Method); m->h.type = V_METHOD;
+  m->bi = bi; m->self = value_retain(self);
+  out->type = V_METHOD; out->o = &m->h;
+  return 0;
+}
+
+static int get_attr(Interp *I, Value obj, const char *name, Value *out) {
+  switch (obj.type) {
+  case V_NAMESPACE: {
+    Value *m = dict_get(((Namespace *)obj.o)->members, name);
+    if (m) { *out = value_retain(*m); return 0; }
+    return ERR_TYPE(&I->ctx, "module '%s' has no attribute '%s'", ((Namespace *)obj.o)->name, name);
+  }
+  case V_TENSOR: {
+    int rc = builtins_tensor_attr(I, obj.t, name, out);
+    if (rc <= 0) return rc;
+    Value *m = dict_get(I->methods, name);
+    if (m) return make_method(I, m->bi, obj, out);
+    return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError",
+                   "'numpy.ndarray' object has no attribute '%s'", name);
+  }
+  case V_LIST:
+    if (strcmp(name, "append") == 0) return make_method(I, &list_append_builtin, obj, out);
+    break;
+  case V_DTYPE:
+    if (strcmp(name, "name") == 0) {
+      *out = value_str(I, dtype_name(obj.dt), strlen(dtype_name(obj.dt)));
+      return out->type == V_UNDEF ? -1 : 0;
+    }
+    if (strcmp(name, "itemsize") == 0) { *out = v_int((int64_t)dtype_size(obj.dt)); return 0; }
+    break;
+  default: break;
+  }
+  return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError", "'%s' object has no attribute '%s'",
+                 value_type_name(obj), name);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Calls. */
+
+static int call_user(Interp *I, Func *f, const Args *a, Value *out) {
+  Ctx *c = &I->ctx;
+  Node *def = f->def;
+  const char *fname = def->str;
+  if (I->call_depth >= MAX_CALL_DEPTH) return err_recursion(I);
+  if (a->npos > f->nparams)
+    return ERR_TYPE(c, "%s() takes %d positional argument%s but %d %s given", fname, f->nparams,
+                    f->nparams == 1 ? "" : "s", a->npos, a->npos == 1 ? "was" : "were");
+  Dict *locals = dict_new(c);
+  if (!locals) return -1;
+  Value bound[MAX_ARGS];
+  int np = f->nparams;
+  Node *p = def->a;
+  for (int i = 0; i < np; i++) bound[i] = v_undef();
+  for (int i = 0; i < a->npos; i++) bound[i] = a->pos[i];
+  for (int k = 0; k < a->nkw; k++) {
+    int j = 0;
+    Node *q = def->a;
+    for (; q; q = q->next, j++) if (strcmp(q->str, a->kwnames[k]) == 0) break;
+    if (!q) { dict_free(locals); return ERR_TYPE(c, "%s() got an unexpected keyword argument '%s'", fname, a->kwnames[k]); }
+    if (bound[j].type != V_UNDEF) {
+      dict_free(locals);
+      return ERR_TYPE(c, "%s() got multiple values for argument '%s'", fname, a->kwnames[k]);
+    }
+    bound[j] = a->kw[k];
+  }
+  int i = 0;
+  for (p = def->a; p; p = p->next, i++) {
+    Value v = bound[i].type != V_UNDEF ? bound[i] : f->defaults[i];
+    if (v.type == V_UNDEF) {
+      dict_free(locals);
+      return ERR_TYPE(c, "%s() missing 1 required positional argument: '%s'", fname, p->str);
+    }
+    if (dict_set(locals, p->str, value_retain(v)) < 0) { dict_free(locals); return -1; }
+  }
+  Frame fr;
+  memset(&fr, 0, sizeof fr);
+  fr.locals = locals;
+  fr.globals = f->globals;
+  fr.parent = I->frame;
+  for (Node *s = def->b->a; s; s = s->next)
+    if (s->kind == N_GLOBAL && fr.nglobal < 16) fr.global_decls[fr.nglobal++] = s;
+  I->frame = &fr;
+  ChunkRef *saved_chunk = I->cur_chunk;
+  I->cur_chunk = f->chunk;
+  I->call_depth++;
+  int rc = exec_block(I, def->b);
+  I->call_depth--;
+  I->cur_chunk = saved_chunk;
+  I->frame = fr.parent;
+  dict_free(locals);
+  if (rc < 0) return -1;
+  if (rc == EXEC_RETURN) { *out = I->retval; I->retval = v_none(); }
+  else *out = v_none();
+  return 0;
+}
+
+static int call_host(Interp *I, CFunc *f, const Args *a, Value *out) {
+  HostCall hc;
+  memset(&hc, 0, sizeof hc);
+  hc.I = I; hc.args = a; hc.result = v_none();
+  if (a->nkw) return ERR_TYPE(&I->ctx, "%s() takes no keyword arguments", f->name);
+  if (a->npos > MAX_ARGS) return ERR_TYPE(&I->ctx, "%s(): too many arguments", f->name);
+  tsr_Status st = f->fn((tsr_Call *)&hc, f->ud);
+  for (int i = 0; i < MAX_ARGS; i++) if (hc.argt[i]) tensor_release(hc.argt[i]);
+  if (st != TSR_OK) {
+    value_decref(hc.result);
+    if (I->ctx.status == TSR_OK)
+      ctx_err(&I->ctx, st, "RuntimeError", "host function %s() failed", f->name);
+    return -1;
+  }
+  *out = hc.result;
+  return 0;
+}
+
+static int call_dtype(Interp *I, DType dt, const Args *a, Value *out) {
+  if (a->npos != 1 || a->nkw) {
+    if (a->npos == 0 && !a->nkw) {
+      Tensor *t = tensor_scalar_i64(&I->ctx, dt, 0);
+      if (!t) return -1;
+      *out = v_tensor(t); return 0;
+    }
+    return ERR_TYPE(&I->ctx, "%s() takes at most 1 argument", dtype_name(dt));
+  }
+  Tensor *t = value_to_tensor_strong(I, a->pos[0], (int)dt);
+  if (!t) return -1;
+  if (t->weak) t->weak = 0;
+  *out = v_tensor(t);
+  return 0;
+}
+
+static int call_value(Interp *I, Value fn, const Args *a, Value *out) {
+  switch (fn.type) {
+  case V_BUILTIN: return fn.bi->fn(I, a, out);
+  case V_METHOD: {
+    Method *m = (Method *)fn.o;
+    Args b = *a;
+    b.self = m->self;
+    return m->bi->fn(I, &b, out);
+  }
+  case V_FUNC: return call_user(I, (Func *)fn.o, a, out);
+  case V_CFUNC: return call_host(I, (CFunc *)fn.o, a, out);
+  case V_DTYPE: return call_dtype(I, fn.dt, a, out);
+  default:
+    return ERR_TYPE(&I->ctx, "'%s' object is not callable", value_type_name(fn));
+  }
+}
+
+int interp_call(Interp *I, Value fn, const Args *a, Value *out) { return call_value(I, fn, a, out); }
+
+static int eval_call(Interp *I, Node *n, Value *out) {
+  Value fn, pos[MAX_ARGS], kw[MAX_ARGS];
+  const char *kwnames[MAX_ARGS];
+  int npos = 0, nkw = 0, rc = -1;
+  if (n->n > MAX_ARGS) return ERR_TYPE(&I->ctx, "too many arguments (at most %d)", MAX_ARGS);
+  if (eval(I, n->a, &fn) < 0) return -1;
+  for (Node *arg = n->b; arg; arg = arg->next) {
+    if (arg->kind == N_KWARG) {
+      if (eval(I, arg->a, &kw[nkw]) < 0) goto done;
+      kwnames[nkw++] = arg->str;
+    } else {
+      if (nkw) { ERR_TYPE(&I->ctx, "positional argument follows keyword argument"); set_pos(I, arg); goto done; }
+      if (eval(I, arg, &pos[npos]) < 0) goto done;
+      npos++;
+    }
+  }
+  Args a = {npos, pos, nkw, kwnames, kw, v_undef()};
+  I->depth++;
+  rc = call_value(I, fn, &a, out);
+  I->depth--;
+done:
+  for (int i = 0; i < npos; i++) value_decref(pos[i]);
+  for (int i = 0; i < nkw; i++) value_decref(kw[i]);
+  value_decref(fn);
+  return rc;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Expressions. */
+
+static int eval_seq(Interp *I, Node *n, VType type, Value *out) {
+  Value r = type == V_LIST ? value_list(I, n->n) : value_tuple(I, n->n);
+  if (r.type == V_UNDEF) return -1;
+  int64_t i = 0;
+  for (Node *e = n->a; e; e = e->next, i++) {
+    Value v;
+    if (eval(I, e, &v) < 0) { value_decref(r); return -1; }
+    as_list(r)->items[i] = v;
+  }
+  *out = r;
+  return 0;
+}
+
+static int eval_opt(Interp *I, Node *n, Value *out) {
+  if (!n) { *out = v_none(); return 0; }
+  return eval(I, n, out);
+}
+
+static int eval_compare(Interp *I, Node *n, Value *out) {
+  Value left;
+  if (eval(I, n->a, &left) < 0) return -1;
+  for (Node *it = n->b; it; it = it->next) {
+    Value right, r;
+    if (eval(I, it->a, &right) < 0) { value_decref(left); return -1; }
+    int rc = compare_op(I, it->op, left, right, &r);
+    value_decref(left);
+    if (rc < 0) { value_decref(right); return -1; }
+    if (!it->next) { value_decref(right); *out = r; return 0; }
+    int t = value_truth(I, r);
+    if (t <= 0) { value_decref(right); if (t < 0) { value_decref(r); return -1; } *out = r; return 0; }
+    value_decref(r);
+    left = right;
+  }
+  *out = left;
+  return 0;
+}
+
+static int eval_inner(Interp *I, Node *n, Value *out) {
+  Value a, b;
+  int rc;
+  switch (n->kind) {
+  case N_INT: *out = v_int(n->ival); return 0;
+  case N_FLOAT: *out = v_float(n->fval); return 0;
+  case N_STR: *out = value_str(I, n->str, n->len); return out->type == V_UNDEF ? -1 : 0;
+  case N_TRUE: *out = v_bool(true); return 0;
+  case N_FALSE: *out = v_bool(false); return 0;
+  case N_NONE: *out = v_none(); return 0;
+  case N_ELLIPSIS: out->type = V_ELLIPSIS; out->i = 0; return 0;
+  case N_NAME: return lookup(I, n, out);
+  case N_BINOP:
+    if (eval(I, n->a, &a) < 0) return -1;
+    if (eval(I, n->b, &b) < 0) { value_decref(a); return -1; }
+    rc = binary_op(I, n->op, a, b, NULL, out);
+    value_decref(a); value_decref(b);
+    return rc;
+  case N_UNARY:
+    if (eval(I, n->a, &a) < 0) return -1;
+    rc = unary_op(I, n->op, a, out);
+    value_decref(a);
+    return rc;
+  case N_AND: case N_OR: {
+    if (eval(I, n->a, &a) < 0) return -1;
+    int t = value_truth(I, a);
+    if (t < 0) { value_decref(a); return -1; }
+    if ((n->kind == N_AND) != (t != 0)) { *out = a; return 0; }
+    value_decref(a);
+    return eval(I, n->b, out);
+  }
+  case N_COMPARE: return eval_compare(I, n, out);
+  case N_IFEXP: {
+    if (eval(I, n->b, &a) < 0) return -1;
+    int t = value_truth(I, a);
+    value_decref(a);
+    if (t < 0) return -1;
+    return eval(I, t ? n->a : n->c, out);
+  }
+  case N_CALL: return eval_call(I, n, out);
+  case N_ATTR:
+    if (eval(I, n->a, &a) < 0) return -1;
+    rc = get_attr(I, a, n->str, out);
+    value_decref(a);
+    return rc;
+  case N_SUBSCRIPT:
+    if (eval(I, n->a, &a) < 0) return -1;
+    if (eval(I, n->b, &b) < 0) { value_decref(a); return -1; }
+    rc = subscript_get(I, a, b, out);
+    value_decref(a); value_decref(b);
+    return rc;
+  case N_SLICE: {
+    Value s0, s1, s2;
+    if (eval_opt(I, n->a, &s0) < 0) return -1;
+    if (eval_opt(I, n->b, &s1) < 0) { value_decref(s0); return -1; }
+    if (eval_opt(I, n->c, &s2) < 0) { value_decref(s0); value_decref(s1); return -1; }
+    *out = value_slice(I, s0, s1, s2);
+    return out->type == V_UNDEF ? -1 : 0;
+  }
+  case N_TUPLE: return eval_seq(I, n, V_TUPLE, out);
+  case N_LIST: return eval_seq(I, n, V_LIST, out);
+  default:
+    return ctx_err(&I->ctx, TSR_ERR_SYNTAX, "SyntaxError", "invalid expression");
+  }
+}
+
+static int eval(Interp *I, Node *n, Value *out) {
+  if (++I->depth > MAX_EVAL_DEPTH) { I->depth--; err_recursion(I); return set_pos(I, n); }
+  int rc = eval_inner(I, n, out);
+  I->depth--;
+  if (rc < 0) return set_pos(I, n);
+  return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Statements. */
+
+static int iter_len(Interp *I, Value v, int64_t *len) {
+  switch (v.type) {
+  case V_LIST: case V_TUPLE: *len = as_list(v)->n; return 0;
+  case V_STR: *len = (int64_t)as_str(v)->len; return 0;
+  case V_TENSOR:
+    if (v.t->ndim == 0) return ERR_TYPE(&I->ctx, "iteration over a 0-d array");
+    *len = v.t->shape[0]; return 0;
+  case V_RANGE: {
+    Range *r = (Range *)v.o;
+    *len = r->step > 0 ? (r->stop > r->start ? (r->stop - r->start + r->step - 1) / r->step : 0)
+                       : (r->start > r->stop ? (r->start - r->stop - r->step - 1) / -r->step : 0);
+    return 0;
+  }
+  default:
+    return ERR_TYPE(&I->ctx, "'%s' object is not iterable", value_type_name(v));
+  }
+}
+
+/* Item i of an iterable (new reference). */
+static int iter_item(Interp *I, Value v, int64_t i, Value *out) {
+  switch (v.type) {
+  case V_RANGE: { Range *r = (Range *)v.o; *out = v_int(r->start + i * r->step); return 0; }
+  case V_LIST: case V_TUPLE: *out = value_retain(as_list(v)->items[i]); return 0;
+  case V_STR: *out = value_str(I, as_str(v)->s + i, 1); return out->type == V_UNDEF ? -1 : 0;
+  case V_TENSOR: {
+    IndexItem it;
+    memset(&it, 0, sizeof it);
+    it.kind = IDX_INT; it.i = i;
+    Tensor *t = index_get(&I->ctx, v.t, &it, 1);
+    if (!t) return -1;
+    *out = v_tensor(t);
+    return 0;
+  }
+  default: return ERR_TYPE(&I->ctx, "'%s' object is not iterable", value_type_name(v));
+  }
+}
+
+static int assign(Interp *I, Node *target, Value v);
+
+static int unpack(Interp *I, Node *target, Value v) {
+  int64_t len;
+  if (iter_len(I, v, &len) < 0) {
+    ctx_clear(&I->ctx);
+    return ERR_TYPE(&I->ctx, "cannot unpack non-iterable %s object", value_type_name(v));
+  }
+  if (len != target->n) {
+    if (len > target->n)
+      return ERR_VALUE(&I->ctx, "too many values to unpack (expected %d)", target->n);
+    return ERR_VALUE(&I->ctx, "not enough values to unpack (expected %d, got %lld)", target->n,
+                     (long long)len);
+  }
+  int64_t i = 0;
+  for (Node *t = target->a; t; t = t->next, i++) {
+    Value item;
+    if (iter_item(I, v, i, &item) < 0) return -1;
+    int rc = assign(I, t, item);
+    value_decref(item);
+    if (rc < 0) return set_pos(I, t);
+  }
+  return 0;
+}
+
+/* Assigns v (borrowed) to a target expression. */
+static int assign(Interp *I, Node *target, Value v) {
+  Value obj, idx;
+  int rc;
+  switch (target->kind) {
+  case N_NAME: return bind(I, target->str, value_retain(v));
+  case N_TUPLE: case N_LIST: return unpack(I, target, v);
+  case N_SUBSCRIPT:
+    if (eval(I, target->a, &obj) < 0) return -1;
+    if (eval(I, target->b, &idx) < 0) { value_decref(obj); return -1; }
+    rc = subscript_set(I, obj, idx, v);
+    value_decref(obj); value_decref(idx);
+    return rc < 0 ? set_pos(I, target) : 0;
+  case N_ATTR:
+    return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError", "cannot set attribute '%s'", target->str);
+  default:
+    return ctx_err(&I->ctx, TSR_ERR_SYNTAX, "SyntaxError", "cannot assign to expression");
+  }
+}
+
+static int exec_augassign(Interp *I, Node *n) {
+  Node *t = n->a;
+  Value cur, rhs, res, obj = v_undef(), idx = v_undef();
+  int rc = -1;
+  if (t->kind == N_SUBSCRIPT) {
+    if (eval(I, t->a, &obj) < 0) return -1;
+    if (eval(I, t->b, &idx) < 0) { value_decref(obj); return -1; }
+    if (subscript_get(I, obj, idx, &cur) < 0) { value_decref(obj); value_decref(idx); return set_pos(I, t); }
+  } else if (t->kind == N_NAME) {
+    if (lookup(I, t, &cur) < 0) return set_pos(I, t);
+  } else {
+    return ctx_err(&I->ctx, TSR_ERR_SYNTAX, "SyntaxError",
+                   "'%s' is an illegal expression for augmented assignment", ast_kind_name(t->kind));
+  }
+  if (eval(I, n->b, &rhs) < 0) goto done_cur;
+  Tensor *inplace = cur.type == V_TENSOR ? cur.t : NULL;
+  if (inplace && tensor_check_writable(&I->ctx, inplace) < 0) { value_decref(rhs); goto done_cur; }
+  rc = binary_op(I, n->op, cur, rhs, inplace, &res);
+  value_decref(rhs);
+  if (rc < 0) goto done_cur;
+  if (t->kind == N_SUBSCRIPT) rc = subscript_set(I, obj, idx, res);
+  else rc = bind(I, t->str, value_retain(res));
+  value_decref(res);
+done_cur:
+  value_decref(cur);
+  value_decref(obj); value_decref(idx);
+  return rc;
+}
+
+static int exec_def(Interp *I, Node *n) {
+  Ctx *c = &I->ctx;
+  if (n->n > MAX_ARGS) return ERR_TYPE(c, "too many parameters (at most %d)", MAX_ARGS);
+  Func *f = ctx_calloc(c, sizeof(Func));
+  if (!f) return -1;
+  f->h.refcnt = 1; f->h.ctx = c; f->h.size = sizeof(Func); f->h.type = V_FUNC;
+  f->def = n;
+  f->chunk = I->cur_chunk;
+  if (f->chunk) f->chunk->refcnt++;
+  f->globals = I->frame->globals;
+  f->nparams = n->n;
+  Value fv; fv.type = V_FUNC; fv.o = &f->h;
+  if (n->n) {
+    f->defaults = ctx_malloc(c, (size_t)n->n * sizeof(Value));
+    if (!f->defaults) { f->nparams = 0; value_decref(fv); return -1; }
+    for (int i = 0; i < n->n; i++) f->defaults[i] = v_undef();
+    int i = 0;
+    for (Node *p = n->a; p; p = p->next, i++)
+      if (p->a && eval(I, p->a, &f->defaults[i]) < 0) { value_decref(fv); return -1; }
+  }
+  Node *first = n->b ? n->b->a : NULL;
+  if (first && first->kind == N_EXPR && first->a->kind == N_STR) f->doc = first->a->str;
+  return bind(I, n->str, fv);
+}
+
+static int exec_import(Interp *I, Node *n) {
+  Ctx *c = &I->ctx;
+  const char *mod = n->str;
+  Value target;
+  if (strcmp(mod, "numpy") == 0) target = value_retain(I->numpy);
+  else if (strncmp(mod, "numpy.", 6) == 0) {
+    Value *m = dict_get(I->builtins, mod + 6);
+    if (!m || m->type != V_NAMESPACE)
+      return ctx_err(c, TSR_ERR_NAME, "ModuleNotFoundError (ImportError)", "No module named '%s'", mod);
+    target = value_retain(*m);
+  } else {
+    return ctx_err(c, TSR_ERR_NAME, "ModuleNotFoundError (ImportError)", "No module named '%s'", mod);
+  }
+  if (n->kind == N_IMPORT) {
+    const char *name = n->a ? n->a->str : mod;
+    if (!n->a && strchr(mod, '.')) {   /* import numpy.linalg binds numpy */
+      value_decref(target);
+      return bind(I, "numpy", value_retain(I->numpy));
+    }
+    return bind(I, name, target);
+  }
+  /* from MODULE import names | * */
+  Namespace *ns = (Namespace *)target.o;
+  int rc = 0;
+  if (n->n == 0) {
+    if (ns->members != I->builtins) {   /* from numpy.linalg import * */
+      for (size_t i = 0; i < ns->members->cap && rc == 0; i++)
+        if (ns->members->slots[i].key)
+          rc = bind(I, ns->members->slots[i].key, value_retain(ns->members->slots[i].value));
+    }
+  } else {
+    for (Node *m = n->a; m && rc == 0; m = m->next) {
+      Value *v = dict_get(ns->members, m->str);
+      if (!v) {
+        rc = ctx_err(c, TSR_ERR_NAME, "ImportError", "cannot import name '%s' from '%s'", m->str, mod);
+        break;
+      }
+      rc = bind(I, m->a ? m->a->str : m->str, value_retain(*v));
+    }
+  }
+  value_decref(target);
+  return rc;
+}
+
+static int exec_stmt(Interp *I, Node *s) {
+  Value v;
+  int rc = 0;
+  if (ctx_poll(&I->ctx, 1) < 0) return set_pos(I, s);
+  switch (s->kind) {
+  case N_EXPR:
+    if (eval(I, s->a, &v) < 0) return -1;
+    value_decref(v);
+    return EXEC_NORMAL;
+  case N_ASSIGN:
+    if (eval(I, s->b, &v) < 0) return -1;
+    for (Node *t = s->a; t; t = t->next)
+      if (assign(I, t, v) < 0) { value_decref(v); return set_pos(I, t); }
+    value_decref(v);
+    return EXEC_NORMAL;
+  case N_AUGASSIGN:
+    return exec_augassign(I, s) < 0 ? set_pos(I, s) : EXEC_NORMAL;
+  case N_DEF:
+    return exec_def(I, s) < 0 ? set_pos(I, s) : EXEC_NORMAL;
+  case N_RETURN:
+    if (!I->frame->locals)
+      return ctx_err(&I->ctx, TSR_ERR_SYNTAX, "SyntaxError", "'return' outside function"), set_pos(I, s);
+    if (eval_opt(I, s->a, &v) < 0) return -1;
+    value_decref(I->retval);
+    I->retval = v;
+    return EXEC_RETURN;
+  case N_IF:
+    for (;;) {
+      if (eval(I, s->a, &v) < 0) return -1;
+      int t = value_truth(I, v);
+      value_decref(v);
+      if (t < 0) return set_pos(I, s->a);
+      if (t) return exec_block(I, s->b);
+      if (!s->c) return EXEC_NORMAL;
+      if (s->c->kind != N_IF) return exec_block(I, s->c);
+      s = s->c;
+    }
+  case N_WHILE:
+    for (;;) {
+      if (eval(I, s->a, &v) < 0) return -1;
+      int t = value_truth(I, v);
+      value_decref(v);
+      if (t < 0) return set_pos(I, s->a);
+      if (!t) return EXEC_NORMAL;
+      rc = exec_block(I, s->b);
+      if (rc < 0 || rc == EXEC_RETURN) return rc;
+      if (rc == EXEC_BREAK) return EXEC_NORMAL;
+      if (ctx_poll(&I->ctx, 1) < 0) return set_pos(I, s);
+    }
+  case N_FOR: {
+    Value seq;
+    int64_t len;
+    if (eval(I, s->b, &seq) < 0) return -1;
+    if (iter_len(I, seq, &len) < 0) { value_decref(seq); return set_pos(I, s->b); }
+    rc = EXEC_NORMAL;
+    for (int64_t i = 0; i < len; i++) {
+      Value item;
+      if (iter_item(I, seq, i, &item) < 0) { rc = set_pos(I, s->b); break; }
+      int ar = assign(I, s->a, item);
+      value_decref(item);
+      if (ar < 0) { rc = set_pos(I, s->a); break; }
+      rc = exec_block(I, s->c);
+      if (rc < 0 || rc == EXEC_RETURN) break;
+      if (rc == EXEC_BREAK) { rc = EXEC_NORMAL; break; }
+      rc = EXEC_NORMAL;
+      /* a list may shrink while iterated */
+      if ((seq.type == V_LIST) && as_list(seq)->n < len) len = as_list(seq)->n;
+      if (ctx_poll(&I->ctx, 1) < 0) { rc = set_pos(I, s); break; }
+    }
+    value_decref(seq);
+    return rc;
+  }
+  case N_BREAK: return EXEC_BREAK;
+  case N_CONTINUE: return EXEC_CONTINUE;
+  case N_PASS: case N_GLOBAL: return EXEC_NORMAL;
+  case N_ASSERT: {
+    if (eval(I, s->a, &v) < 0) return -1;
+    int t = value_truth(I, v);
+    value_decref(v);
+    if (t < 0) return set_pos(I, s);
+    if (t) return EXEC_NORMAL;
+    Buf b; buf_init(&b, &I->ctx);
+    if (s->b) {
+      Value m;
+      if (eval(I, s->b, &m) < 0) { buf_free(&b); return -1; }
+      value_to_string(I, &b, m);
+      value_decref(m);
+    }
+    ctx_err(&I->ctx, TSR_ERR_RUNTIME, "AssertionError", "%s", buf_str(&b));
+    buf_free(&b);
+    return set_pos(I, s);
+  }
+  case N_DEL:
+    for (Node *t = s->a; t; t = t->next) {
+      if (t->kind != N_NAME)
+        return ctx_err(&I->ctx, TSR_ERR_TYPE, "TypeError", "del supports only names"), set_pos(I, t);
+      Frame *f = I->frame;
+      Dict *d = f->locals && !declared_global(f, t->str) ? f->locals : f->globals;
+      if (!dict_del(d, t->str))
+        return ctx_err(&I->ctx, TSR_ERR_NAME, "NameError", "name '%s' is not defined", t->str),
+               set_pos(I, t);
+    }
+    return EXEC_NORMAL;
+  case N_IMPORT: case N_FROMIMPORT:
+    return exec_import(I, s) < 0 ? set_pos(I, s) : EXEC_NORMAL;
+  case N_BLOCK: return exec_block(I, s);
+  default:
+    return ctx_err(&I->ctx, TSR_ERR_SYNTAX, "SyntaxError", "unsupported statement"), set_pos(I, s);
+  }
+}
+
+static int exec_block(Interp *I, Node *block) {
+  if (++I->depth > MAX_EVAL_DEPTH) { I->depth--; err_recursion(I); return set_pos(I, block); }
+  int rc = EXEC_NORMAL;
+  for (Node *s = block->a; s; s = s->next) {
+    rc = exec_stmt(I, s);
+    if (rc != EXEC_NORMAL) break;
+  }
+  I->depth--;
+  return rc;
+}
+
+int eval_chunk(Interp *I, ChunkRef *cr, bool interactive, Value *result) {
+  Frame fr;
+  memset(&fr, 0, sizeof fr);
+  fr.globals = I->globals;
+  Frame *saved = I->frame;
+  ChunkRef *saved_chunk = I->cur_chunk;
+  I->frame = &fr;
+  I->cur_chunk = cr;
+  if (result) *result = v_none();
+  int rc = 0;
+  for (Node *s = cr->chunk->root->a; s; s = s->next) {
+    if (s->kind == N_EXPR && (interactive || (result && !s->next))) {
+      Value v;
+      if (ctx_poll(&I->ctx, 1) < 0) { rc = set_pos(I, s); break; }
+      if (eval(I, s->a, &v) < 0) { rc = -1; break; }
+      if (interactive && v.type != V_NONE) {
+        Buf b; buf_init(&b, &I->ctx);
+        value_repr(I, &b, v);
+        buf_putc(&b, '\n');
+        if (!b.failed) interp_write(I, 1, b.p, b.n);
+        buf_free(&b);
+        dict_set(I->globals, "_", value_retain(v));
+      }
+      if (result && !s->next) { *result = v; }
+      else value_decref(v);
+      continue;
+    }
+    int r = exec_stmt(I, s);
+    if (r < 0) { rc = -1; break; }
+    if (r != EXEC_NORMAL) {
+      ctx_err(&I->ctx, TSR_ERR_SYNTAX, "SyntaxError",
+              r == EXEC_RETURN ? "'return' outside function" : "'break' outside loop");
+      rc = set_pos(I, s);
+      break;
+    }
+  }
+  I->frame = saved;
+  I->cur_chunk = saved_chunk;
+  value_decref(I->retval);
+  I->retval = v_none();
+  I->depth = 0;
+  I->call_depth = 0;
+  return rc;
+}

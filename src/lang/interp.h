@@ -1,0 +1,98 @@
+/*
+** interp.h -- the interpreter state and the evaluator's internals, shared by value.c,
+** dict.c, eval.c and the public API layer (src/api/).
+*/
+#ifndef TSR_INTERP_H
+#define TSR_INTERP_H
+
+#include "value.h"
+
+/* ---- Dict: an open-addressing hash map from names to Values (keys copied) ---- */
+typedef struct DictEntry { char *key; size_t keylen; uint64_t hash; Value value; } DictEntry;
+struct Dict { Ctx *ctx; DictEntry *slots; size_t cap, count; };
+RT_HIDDEN Dict *dict_new(Ctx *c);
+RT_HIDDEN void dict_free(Dict *d);
+/* Borrowed pointer to the value bound to key, or NULL. */
+RT_HIDDEN Value *dict_get(Dict *d, const char *key);
+/* Binds key to v, taking the reference to v (released on failure).  0 or -1 (MemoryError). */
+RT_HIDDEN int dict_set(Dict *d, const char *key, Value v);
+/* Removes key; 1 if it was there, 0 if not. */
+RT_HIDDEN int dict_del(Dict *d, const char *key);
+
+/* A compiled chunk kept alive by the functions defined in it. */
+typedef struct ChunkRef { int64_t refcnt; Chunk *chunk; } ChunkRef;
+
+/* A user-defined function. */
+typedef struct Func {
+  Obj h;
+  Node *def;            /* N_DEF */
+  ChunkRef *chunk;      /* holds def alive */
+  Dict *globals;        /* the module namespace it was defined in (borrowed: lives as long
+                           as the interpreter) */
+  int nparams;
+  Value *defaults;      /* nparams entries, V_UNDEF where no default */
+  const char *doc;      /* first-statement docstring or NULL (points into the arena) */
+} Func;
+
+/* A host function registered with tsr_register. */
+typedef struct CFunc { Obj h; tsr_CFunction fn; void *ud; char name[64]; } CFunc;
+
+/* One activation of a user function (or the module). */
+typedef struct Frame {
+  Dict *locals;         /* NULL for module level: names go to globals */
+  Dict *globals;
+  Node *global_decls[16]; int nglobal;   /* N_GLOBAL statements of this function */
+  struct Frame *parent;
+} Frame;
+
+struct Interp {
+  Ctx ctx;
+  tsr_Config cfg;
+  Dict *globals;        /* the __main__ namespace */
+  Dict *builtins;       /* builtins, dtypes, constants, namespaces, stdlib functions */
+  Dict *methods;        /* "ndarray" methods: name -> V_BUILTIN */
+  Value numpy;          /* namespace whose members are the builtins (import numpy as np) */
+  Frame *frame;
+  int depth;            /* nesting of eval calls (C stack guard) */
+  int call_depth;       /* nesting of user function calls */
+  Value retval;         /* value of a `return` being unwound */
+  /* error location of the pending error */
+  int err_line, err_col;
+  ChunkRef *err_chunk;  /* retained while an error is pending */
+  tsr_Error error;
+  Buf errbuf;           /* tsr_error_message text */
+  char errchunk[256];
+  ChunkRef *cur_chunk;  /* chunk of the code being run (borrowed) */
+};
+
+#define MAX_ARGS 64
+
+/* The frame of a host function call (tsr_Call of the public API). */
+typedef struct tsr_Call {
+  Interp *I;
+  const Args *args;
+  Value result;               /* V_NONE until tsr_return */
+  Tensor *argt[MAX_ARGS];     /* tensors made for tsr_arg, released after the call */
+} HostCall;
+
+/* Evaluator entry points (eval.c). */
+/* Runs a parsed chunk at module level.  If interactive, echoes the repr of every non-None
+   expression statement and binds it to `_`.  If result is not NULL, it receives the value of
+   the final statement when that is an expression statement (new reference) or V_NONE.  0/-1. */
+RT_HIDDEN int eval_chunk(Interp *I, ChunkRef *cr, bool interactive, Value *result);
+RT_HIDDEN ChunkRef *chunkref_new(Interp *I, Chunk *ch);
+RT_HIDDEN void chunkref_release(Interp *I, ChunkRef *cr);
+
+/* Interpreter set-up and tear-down (interp.c). */
+RT_HIDDEN Interp *interp_new(const tsr_Config *cfg);
+RT_HIDDEN void interp_free(Interp *I);
+/* Drops the pending error and its location. */
+RT_HIDDEN void interp_clear_error(Interp *I);
+
+/* Value helpers (value.c) used by the evaluator. */
+RT_HIDDEN Value value_slice(Interp *I, Value start, Value stop, Value step);  /* takes refs */
+RT_HIDDEN bool value_is_number(Value v);   /* bool, int, float, or tensor */
+/* Python equality for non-tensor values (==); sets *eq. */
+RT_HIDDEN int value_equal(Interp *I, Value a, Value b, bool *eq);
+
+#endif

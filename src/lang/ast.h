@@ -75,6 +75,9 @@ struct Node {
   Node *a, *b, *c;
   Node *next;          /* next item of the list this node is in */
   void *cache;         /* free for the evaluator (e.g. an interned name) */
+  /* ADDED (front end): when paren is set, the position of the outermost '(' around the
+     expression, so that an enclosing node starts there (`(a + b) * c` starts at col 1). */
+  int paren_line, paren_col;
 };
 
 /* The arena: bump allocation in chunks from the Ctx allocator. */
@@ -107,6 +110,15 @@ typedef enum { PARSE_OK, PARSE_INCOMPLETE, PARSE_ERROR } ParseResult;
 RT_HIDDEN ParseResult parse_chunk(Ctx *c, const char *src, size_t len, const char *name,
                                   Chunk **out, int *err_line, int *err_col);
 RT_HIDDEN void chunk_free(Ctx *c, Chunk *ch);
+
+/* ADDED (front end): parse_chunk with flags.  PARSE_INTERACTIVE is for the REPL (tsr_check):
+   the input is also PARSE_INCOMPLETE when its last statement is inside an indented block and
+   the input does not end with a blank line ("for i in x:\n    f(i)\n" needs one more
+   "\n"), as Python's interactive prompt waits for an empty line.  parse_chunk(...) is
+   parse_chunk_ex(..., 0, ...). */
+enum { PARSE_INTERACTIVE = 1 };
+RT_HIDDEN ParseResult parse_chunk_ex(Ctx *c, const char *src, size_t len, const char *name,
+                                     unsigned flags, Chunk **out, int *err_line, int *err_col);
 
 /* Name of a node kind / operator symbol ("+", "<=", "not in"), for messages. */
 RT_HIDDEN const char *ast_kind_name(int kind);

@@ -1,0 +1,533 @@
+/*
+** lex.c -- the tokenizer of tsr source.  Hand-written around a character-class table, it
+** produces Python's tokens for the Lemon parser: names, keywords, numbers, strings (raw
+** slices; ast.c decodes them), operators, and NEWLINE / INDENT / DEDENT with CPython's rules
+** for blank lines, comments, implicit joining inside brackets, `\` continuation and tabs.
+*/
+#include "lex.h"
+
+#include <string.h>
+
+#include "grammar.h"
+
+/* Character classes of the first byte of a token. */
+enum {
+  CC_SPACE,      /* ' ' \t \f */
+  CC_NL,         /* \n \r */
+  CC_ALPHA,      /* letters, '_', and every byte >= 0x80 (UTF-8 identifiers) */
+  CC_DIGIT,
+  CC_QUOTE,      /* ' " */
+  CC_HASH,
+  CC_BACKSLASH,
+  CC_DOT,
+  CC_OP,         /* operator and bracket characters */
+  CC_NUL,
+  CC_ILLEGAL     /* $ ? ` and control characters */
+};
+
+static const unsigned char char_class[256] = {
+  /* 0x00 */ CC_NUL, CC_ILLEGAL, CC_ILLEGAL, CC_ILLEGAL, CC_ILLEGAL, CC_ILLEGAL, CC_ILLEGAL,
+  CC_ILLEGAL, CC_ILLEGAL, CC_SPACE, CC_NL, CC_ILLEGAL, CC_SPACE, CC_NL, CC_ILLEGAL, CC_ILLEGAL,
+  /* 0x10 */ CC_ILLEGAL, CC_ILLEGAL, CC_ILLEGAL, CC_ILLEGAL, CC_ILLEGAL, CC_ILLEGAL, CC_ILLEGAL,
+  CC_ILLEGAL, CC_ILLEGAL, CC_ILLEGAL, CC_ILLEGAL, CC_ILLEGAL, CC_ILLEGAL, CC_ILLEGAL,
+  CC_ILLEGAL, CC_ILLEGAL,
+  /* 0x20  ! " # $ % & ' */ CC_SPACE, CC_OP, CC_QUOTE, CC_HASH, CC_ILLEGAL, CC_OP, CC_OP, CC_QUOTE,
+  /* ( ) * + , - . / */ CC_OP, CC_OP, CC_OP, CC_OP, CC_OP, CC_OP, CC_DOT, CC_OP,
+  /* 0-9 */ CC_DIGIT, CC_DIGIT, CC_DIGIT, CC_DIGIT, CC_DIGIT, CC_DIGIT, CC_DIGIT, CC_DIGIT,
+  CC_DIGIT, CC_DIGIT,
+  /* : ; < = > ? */ CC_OP, CC_OP, CC_OP, CC_OP, CC_OP, CC_ILLEGAL,
+  /* @ A-O */ CC_OP, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  /* P-Z */ CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  /* [ \ ] ^ _ */ CC_OP, CC_BACKSLASH, CC_OP, CC_OP, CC_ALPHA,
+  /* ` a-o */ CC_ILLEGAL, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  /* p-z */ CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  /* { | } ~ DEL */ CC_OP, CC_OP, CC_OP, CC_OP, CC_ILLEGAL,
+  /* 0x80 - 0xff */
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+  CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA, CC_ALPHA,
+};
+_Static_assert(sizeof char_class == 256, "one class per byte");
+
+static int cls(const Lexer *L, size_t p) {
+  return p < L->len ? char_class[(unsigned char)L->src[p]] : CC_NUL;
+}
+static bool is_ident(int cc) { return cc == CC_ALPHA || cc == CC_DIGIT; }
+static bool is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+
+/* Python's keywords.  Those tsr does not implement lex as TK_RESERVED, so that they can be
+   neither statements nor names (as in Python). */
+static const struct { const char *word; int code; } keywords[] = {
+  {"False", TK_FALSE}, {"None", TK_NONE}, {"True", TK_TRUE}, {"and", TK_AND}, {"as", TK_AS},
+  {"assert", TK_ASSERT}, {"break", TK_BREAK}, {"continue", TK_CONTINUE}, {"def", TK_DEF},
+  {"del", TK_DEL}, {"elif", TK_ELIF}, {"else", TK_ELSE}, {"for", TK_FOR}, {"from", TK_FROM},
+  {"global", TK_GLOBAL}, {"if", TK_IF}, {"import", TK_IMPORT}, {"in", TK_IN}, {"is", TK_IS},
+  {"not", TK_NOT}, {"or", TK_OR}, {"pass", TK_PASS}, {"return", TK_RETURN},
+  {"while", TK_WHILE},
+  {"async", TK_RESERVED}, {"await", TK_RESERVED}, {"class", TK_RESERVED},
+  {"except", TK_RESERVED}, {"finally", TK_RESERVED}, {"lambda", TK_RESERVED},
+  {"nonlocal", TK_RESERVED}, {"raise", TK_RESERVED}, {"try", TK_RESERVED},
+  {"with", TK_RESERVED}, {"yield", TK_RESERVED},
+};
+
+int lex_keyword(const char *z, int n) {
+  if (n < 2 || n > 8) return TK_NAME;
+  for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
+    if ((int)strlen(keywords[i].word) == n && memcmp(keywords[i].word, z, (size_t)n) == 0)
+      return keywords[i].code;
+  return TK_NAME;
+}
+
+void lex_init(Lexer *L, Ctx *c, const char *src, size_t len) {
+  memset(L, 0, sizeof *L);
+  L->c = c;
+  L->src = src;
+  L->len = len;
+  L->line = 1;
+  L->at_bol = true;
+  if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) L->pos = L->line_start = 3;
+}
+
+static int col_of(const Lexer *L, size_t p) { return (int)(p - L->line_start) + 1; }
+
+/* Records a lexical error at line/col; returns -1. */
+static int lex_fail(Lexer *L, int line, int col, const char *kind, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int lex_fail(Lexer *L, int line, int col, const char *kind, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ctx_verr(L->c, TSR_ERR_SYNTAX, kind, fmt, ap);
+  va_end(ap);
+  L->err_line = line;
+  L->err_col = col;
+  return -1;
+}
+
+/* Consumes a line break at pos (\n, \r\n or \r) and starts the next line. */
+static void newline(Lexer *L) {
+  if (L->src[L->pos] == '\r' && L->pos + 1 < L->len && L->src[L->pos + 1] == '\n') L->pos++;
+  L->pos++;
+  L->line++;
+  L->line_start = L->pos;
+}
+
+static int make(Lexer *L, Token *t, int code, size_t start, size_t end) {
+  t->z = L->src + start;
+  t->n = (int)(end - start);
+  t->line = L->line;
+  t->col = col_of(L, start);
+  L->pos = end;
+  if (code != TK_NEWLINE && code != TK_INDENT && code != TK_DEDENT && code != 0) {
+    L->line_has_tokens = true;
+    L->blank_at_end = false;
+  }
+  return code;
+}
+
+/* Handles the indentation at the start of a logical line: skips blank and comment-only
+   lines, then compares the indentation with the stack.  Returns 0 when the line's first
+   token should be scanned, TK_INDENT / TK_DEDENT with *t set, 1 at the end of input, or -1
+   on an indentation error. */
+static int line_start(Lexer *L, Token *t) {
+  for (;;) {
+    size_t p = L->pos;
+    int col = 0, alt = 0;
+    while (p < L->len) {
+      char ch = L->src[p];
+      if (ch == ' ') { col++; alt++; }
+      else if (ch == '\t') { col = (col / 8 + 1) * 8; alt++; }
+      else if (ch == '\f') { col = alt = 0; }
+      else break;
+      p++;
+    }
+    if (p >= L->len) { L->pos = p; return 1; }
+    char ch = L->src[p];
+    if (ch == '#' || ch == '\n' || ch == '\r') {   /* blank or comment-only line */
+      L->blank_at_end = ch != '#';
+      while (p < L->len && L->src[p] != '\n' && L->src[p] != '\r') p++;
+      L->pos = p;
+      if (p >= L->len) return 1;
+      newline(L);
+      continue;
+    }
+    L->pos = p;
+    L->at_bol = false;
+    int top = L->nindent ? L->indent[L->nindent - 1] : 0;
+    int atop = L->nindent ? L->alt[L->nindent - 1] : 0;
+    if (col == top) {
+      if (alt != atop)
+        return lex_fail(L, L->line, 1, "TabError",
+                        "inconsistent use of tabs and spaces in indentation");
+      return 0;
+    }
+    if (col > top) {
+      if (alt <= atop)
+        return lex_fail(L, L->line, 1, "TabError",
+                        "inconsistent use of tabs and spaces in indentation");
+      if (L->nindent >= LEX_MAXINDENT)
+        return lex_fail(L, L->line, col_of(L, p), "IndentationError",
+                        "too many levels of indentation");
+      L->indent[L->nindent] = col;
+      L->alt[L->nindent] = alt;
+      L->nindent++;
+      make(L, t, TK_INDENT, p, p);
+      t->col = col > 0 ? col : 1;
+      return TK_INDENT;
+    }
+    int count = 0;
+    while (L->nindent > 0 && col < L->indent[L->nindent - 1]) { L->nindent--; count++; }
+    top = L->nindent ? L->indent[L->nindent - 1] : 0;
+    atop = L->nindent ? L->alt[L->nindent - 1] : 0;
+    if (col != top)
+      return lex_fail(L, L->line, col + 2, "IndentationError",
+                      "unindent does not match any outer indentation level");
+    if (alt != atop)
+      return lex_fail(L, L->line, 1, "TabError",
+                      "inconsistent use of tabs and spaces in indentation");
+    make(L, t, TK_DEDENT, p, p);
+    L->pending = count - 1;
+    L->pending_tok = *t;
+    return TK_DEDENT;
+  }
+}
+
+/* Scans a string literal whose prefix starts at `start` and whose opening quote is at q. */
+static int scan_string(Lexer *L, Token *t, size_t start, size_t q) {
+  char quote = L->src[q];
+  int line = L->line, col = col_of(L, start);
+  size_t line_start0 = L->line_start;
+  bool triple = q + 2 < L->len && L->src[q + 1] == quote && L->src[q + 2] == quote;
+  size_t p = q + (triple ? 3 : 1);
+  for (;;) {
+    if (p >= L->len) {
+      if (triple) {
+        L->incomplete = true;
+        return lex_fail(L, line, col, "SyntaxError",
+                        "unterminated triple-quoted string literal (detected at line %d)",
+                        L->line);
+      }
+      return lex_fail(L, line, col, "SyntaxError",
+                      "unterminated string literal (detected at line %d)", L->line);
+    }
+    char ch = L->src[p];
+    if (ch == '\\' && p + 1 < L->len) {
+      char nx = L->src[p + 1];
+      if (nx == '\n' || nx == '\r') { L->pos = p + 1; newline(L); p = L->pos; }
+      else p += 2;
+      continue;
+    }
+    if (ch == '\n' || ch == '\r') {
+      if (!triple)
+        return lex_fail(L, line, col, "SyntaxError",
+                        "unterminated string literal (detected at line %d)", L->line);
+      L->pos = p;
+      newline(L);
+      p = L->pos;
+      continue;
+    }
+    if (ch == quote && (!triple || (p + 2 < L->len && L->src[p + 1] == quote &&
+                                    L->src[p + 2] == quote))) {
+      p += triple ? 3 : 1;
+      break;
+    }
+    p++;
+  }
+  t->z = L->src + start;
+  t->n = (int)(p - start);
+  t->line = line;
+  t->col = (int)(start - line_start0) + 1;
+  L->pos = p;
+  L->line_has_tokens = true;
+  L->blank_at_end = false;
+  return TK_STRING;
+}
+
+/* Scans digits of `base` with single underscores between them; returns the end, or 0 if the
+   underscores are misplaced (`1__0`, `1_`) -- *bad is then the offending position. */
+static size_t scan_digits(const Lexer *L, size_t p, int base, size_t *bad) {
+  for (;;) {
+    char ch = p < L->len ? L->src[p] : 0;
+    bool ok = base == 16 ? (is_digit(ch) || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F'))
+                         : (ch >= '0' && ch < '0' + (base < 10 ? base : 10));
+    if (ok) { p++; continue; }
+    if (ch == '_') {
+      char nx = p + 1 < L->len ? L->src[p + 1] : 0;
+      bool nok = base == 16 ? (is_digit(nx) || (nx >= 'a' && nx <= 'f') || (nx >= 'A' && nx <= 'F'))
+                            : (nx >= '0' && nx < '0' + (base < 10 ? base : 10));
+      if (!nok) { *bad = p; return 0; }
+      p++;
+      continue;
+    }
+    return p;
+  }
+}
+
+/* Scans a number starting at `start` (a digit, or '.' followed by a digit). */
+static int scan_number(Lexer *L, Token *t, size_t start) {
+  const char *s = L->src;
+  size_t p = start, bad = 0;
+  int line = L->line, col = col_of(L, start);
+  if (s[p] == '0' && p + 1 < L->len && strchr("xXoObB", s[p + 1]) && s[p + 1]) {
+    char k = (char)(s[p + 1] | 0x20);
+    int base = k == 'x' ? 16 : k == 'o' ? 8 : 2;
+    const char *what = k == 'x' ? "hexadecimal" : k == 'o' ? "octal" : "binary";
+    size_t q = p + 2;
+    if (q < L->len && s[q] == '_') q++;
+    size_t e = scan_digits(L, q, base, &bad);
+    if (e == 0) return lex_fail(L, line, col_of(L, bad), "SyntaxError", "invalid %s literal", what);
+    if (e == q) return lex_fail(L, line, col_of(L, q), "SyntaxError", "invalid %s literal", what);
+    if (is_ident(cls(L, e))) {
+      if (base < 10 && is_digit(s[e]))
+        return lex_fail(L, line, col_of(L, e), "SyntaxError", "invalid digit '%c' in %s literal",
+                        s[e], what);
+      return lex_fail(L, line, col_of(L, e), "SyntaxError", "invalid %s literal", what);
+    }
+    return make(L, t, TK_INT, start, e);
+  }
+  bool is_float = false;
+  size_t e = p;
+  if (s[p] != '.') {
+    e = scan_digits(L, p, 10, &bad);
+    if (e == 0) return lex_fail(L, line, col_of(L, bad), "SyntaxError", "invalid decimal literal");
+  }
+  if (e < L->len && s[e] == '.') {
+    is_float = true;
+    e++;
+    if (e < L->len && is_digit(s[e])) {
+      e = scan_digits(L, e, 10, &bad);
+      if (e == 0)
+        return lex_fail(L, line, col_of(L, bad), "SyntaxError", "invalid decimal literal");
+    }
+  }
+  if (e < L->len && (s[e] == 'e' || s[e] == 'E')) {
+    size_t q = e + 1;
+    if (q < L->len && (s[q] == '+' || s[q] == '-')) q++;
+    if (q < L->len && is_digit(s[q])) {
+      e = scan_digits(L, q, 10, &bad);
+      if (e == 0)
+        return lex_fail(L, line, col_of(L, bad), "SyntaxError", "invalid decimal literal");
+      is_float = true;
+    } else {
+      return lex_fail(L, line, col, "SyntaxError", "invalid decimal literal");
+    }
+  }
+  if (e < L->len && (s[e] == 'j' || s[e] == 'J'))
+    return lex_fail(L, line, col, "SyntaxError", "complex literals are not supported by tsr");
+  if (is_ident(cls(L, e))) {
+    /* Python still accepts `1if x else 2`; tsr takes the keywords that may follow. */
+    size_t w = e;
+    while (is_ident(cls(L, w))) w++;
+    int kw = lex_keyword(s + e, (int)(w - e));
+    if (kw != TK_IF && kw != TK_ELSE && kw != TK_AND && kw != TK_OR && kw != TK_IN &&
+        kw != TK_IS && kw != TK_NOT && kw != TK_FOR)
+      return lex_fail(L, line, col, "SyntaxError", "invalid decimal literal");
+  }
+  if (!is_float && s[start] == '0') {
+    for (size_t i = start; i < e; i++)
+      if (s[i] != '0' && s[i] != '_')
+        return lex_fail(L, line, col, "SyntaxError",
+                        "leading zeros in decimal integer literals are not permitted; "
+                        "use an 0o prefix for octal integers");
+  }
+  return make(L, t, is_float ? TK_FLOAT : TK_INT, start, e);
+}
+
+/* Operators: the longest match among one-, two- and three-character tokens. */
+static int scan_op(Lexer *L, Token *t, size_t p) {
+  const char *s = L->src;
+  char c0 = s[p], c1 = p + 1 < L->len ? s[p + 1] : 0, c2 = p + 2 < L->len ? s[p + 2] : 0;
+  switch (c0) {
+    case '+': return c1 == '=' ? make(L, t, TK_PLUSEQ, p, p + 2) : make(L, t, TK_PLUS, p, p + 1);
+    case '-':
+      if (c1 == '=') return make(L, t, TK_MINUSEQ, p, p + 2);
+      if (c1 == '>') return make(L, t, TK_ARROW, p, p + 2);
+      return make(L, t, TK_MINUS, p, p + 1);
+    case '*':
+      if (c1 == '*') return c2 == '=' ? make(L, t, TK_POWEQ, p, p + 3) : make(L, t, TK_POW, p, p + 2);
+      return c1 == '=' ? make(L, t, TK_STAREQ, p, p + 2) : make(L, t, TK_STAR, p, p + 1);
+    case '/':
+      if (c1 == '/')
+        return c2 == '=' ? make(L, t, TK_SLASHSLASHEQ, p, p + 3) : make(L, t, TK_SLASHSLASH, p, p + 2);
+      return c1 == '=' ? make(L, t, TK_SLASHEQ, p, p + 2) : make(L, t, TK_SLASH, p, p + 1);
+    case '%': return c1 == '=' ? make(L, t, TK_PERCENTEQ, p, p + 2) : make(L, t, TK_PERCENT, p, p + 1);
+    case '@': return c1 == '=' ? make(L, t, TK_ATEQ, p, p + 2) : make(L, t, TK_AT, p, p + 1);
+    case '&': return c1 == '=' ? make(L, t, TK_AMPEQ, p, p + 2) : make(L, t, TK_AMP, p, p + 1);
+    case '|': return c1 == '=' ? make(L, t, TK_PIPEEQ, p, p + 2) : make(L, t, TK_PIPE, p, p + 1);
+    case '^': return c1 == '=' ? make(L, t, TK_CARETEQ, p, p + 2) : make(L, t, TK_CARET, p, p + 1);
+    case '~': return make(L, t, TK_TILDE, p, p + 1);
+    case '<':
+      if (c1 == '<') return c2 == '=' ? make(L, t, TK_LSHIFTEQ, p, p + 3) : make(L, t, TK_LSHIFT, p, p + 2);
+      return c1 == '=' ? make(L, t, TK_LE, p, p + 2) : make(L, t, TK_LT, p, p + 1);
+    case '>':
+      if (c1 == '>') return c2 == '=' ? make(L, t, TK_RSHIFTEQ, p, p + 3) : make(L, t, TK_RSHIFT, p, p + 2);
+      return c1 == '=' ? make(L, t, TK_GE, p, p + 2) : make(L, t, TK_GT, p, p + 1);
+    case '=': return c1 == '=' ? make(L, t, TK_EQ, p, p + 2) : make(L, t, TK_ASSIGN, p, p + 1);
+    case '!': return c1 == '=' ? make(L, t, TK_NE, p, p + 2) : make(L, t, TK_BANG, p, p + 1);
+    case ':': return c1 == '=' ? make(L, t, TK_WALRUS, p, p + 2) : make(L, t, TK_COLON, p, p + 1);
+    case ',': return make(L, t, TK_COMMA, p, p + 1);
+    case ';': return make(L, t, TK_SEMI, p, p + 1);
+    default: break;
+  }
+  /* brackets */
+  const char *open = "([{", *close = ")]}";
+  const char *o = strchr(open, c0), *cl = strchr(close, c0);
+  if (o) {
+    if (L->depth >= LEX_MAXDEPTH)
+      return lex_fail(L, L->line, col_of(L, p), "SyntaxError", "too many nested parentheses");
+    L->bracket[L->depth] = c0;
+    L->bline[L->depth] = L->line;
+    L->bcol[L->depth] = col_of(L, p);
+    L->depth++;
+    return make(L, t, c0 == '(' ? TK_LP : c0 == '[' ? TK_LB : TK_LBRACE, p, p + 1);
+  }
+  if (cl) {
+    if (L->depth == 0)
+      return lex_fail(L, L->line, col_of(L, p), "SyntaxError", "unmatched '%c'", c0);
+    char want = close[strchr(open, L->bracket[L->depth - 1]) - open];
+    if (want != c0) {
+      if (L->bline[L->depth - 1] != L->line)
+        return lex_fail(L, L->line, col_of(L, p), "SyntaxError",
+                        "closing parenthesis '%c' does not match opening parenthesis '%c' "
+                        "on line %d", c0, L->bracket[L->depth - 1], L->bline[L->depth - 1]);
+      return lex_fail(L, L->line, col_of(L, p), "SyntaxError",
+                      "closing parenthesis '%c' does not match opening parenthesis '%c'", c0,
+                      L->bracket[L->depth - 1]);
+    }
+    L->depth--;
+    return make(L, t, c0 == ')' ? TK_RP : c0 == ']' ? TK_RB : TK_RBRACE, p, p + 1);
+  }
+  return lex_fail(L, L->line, col_of(L, p), "SyntaxError", "invalid syntax");
+}
+
+/* The end of input: NEWLINE if the last line has tokens, the DEDENTs, then 0. */
+static int at_end(Lexer *L, Token *t) {
+  if (L->depth > 0) {
+    L->incomplete = true;
+    return lex_fail(L, L->bline[L->depth - 1], L->bcol[L->depth - 1], "SyntaxError",
+                    "'%c' was never closed", L->bracket[L->depth - 1]);
+  }
+  size_t p = L->len;
+  if (L->line_has_tokens) {
+    L->line_has_tokens = false;
+    L->at_bol = true;
+    L->indented_at_end = L->nindent > 0;
+    return make(L, t, TK_NEWLINE, p, p);
+  }
+  if (L->nindent > 0) {
+    L->pending = L->nindent - 1;
+    L->nindent = 0;
+    make(L, t, TK_DEDENT, p, p);
+    L->pending_tok = *t;
+    return TK_DEDENT;
+  }
+  L->done = true;
+  make(L, t, 0, p, p);
+  return 0;
+}
+
+int lex_next(Lexer *L, Token *t) {
+  if (L->pending > 0) {
+    L->pending--;
+    *t = L->pending_tok;
+    return TK_DEDENT;
+  }
+  if (L->done) { *t = L->pending_tok; t->n = 0; return 0; }
+  for (;;) {
+    if (L->at_bol && L->depth == 0) {
+      int r = line_start(L, t);
+      if (r == 1) return at_end(L, t);
+      if (r != 0) return r;
+    }
+    size_t p = L->pos;
+    while (p < L->len && cls(L, p) == CC_SPACE) p++;
+    L->pos = p;
+    if (p >= L->len) return at_end(L, t);
+    const char *s = L->src;
+    switch (cls(L, p)) {
+      case CC_HASH:
+        while (p < L->len && s[p] != '\n' && s[p] != '\r') p++;
+        L->pos = p;
+        continue;
+      case CC_NL:
+        if (L->depth > 0 || !L->line_has_tokens) { newline(L); continue; }
+        make(L, t, TK_NEWLINE, p, p + 1);
+        L->pos = p;
+        newline(L);
+        L->at_bol = true;
+        L->line_has_tokens = false;
+        L->indented_at_end = L->nindent > 0;
+        return TK_NEWLINE;
+      case CC_BACKSLASH: {
+        size_t q = p + 1;
+        if (q >= L->len) {
+          L->incomplete = true;
+          return lex_fail(L, L->line, col_of(L, p) + 1, "SyntaxError",
+                          "unexpected EOF while parsing");
+        }
+        if (s[q] != '\n' && s[q] != '\r')
+          return lex_fail(L, L->line, col_of(L, q), "SyntaxError",
+                          "unexpected character after line continuation character");
+        L->pos = q;
+        newline(L);
+        if (L->pos >= L->len) {
+          L->incomplete = true;
+          return lex_fail(L, L->line, 1, "SyntaxError", "unexpected EOF while parsing");
+        }
+        continue;
+      }
+      case CC_ALPHA: {
+        size_t e = p;
+        while (is_ident(cls(L, e))) e++;
+        if (e < L->len && (s[e] == '\'' || s[e] == '"') && e - p <= 2) {
+          char a = (char)(s[p] | 0x20), b = e - p == 2 ? (char)(s[p + 1] | 0x20) : 0;
+          bool raw = a == 'r' || b == 'r', bytes = a == 'b' || b == 'b', fstr = a == 'f' || b == 'f';
+          bool uni = a == 'u' && b == 0;
+          if (bytes && (b == 0 || raw))
+            return lex_fail(L, L->line, col_of(L, p), "SyntaxError",
+                            "bytes literals are not supported by tsr");
+          if (fstr && (b == 0 || raw))
+            return lex_fail(L, L->line, col_of(L, p), "SyntaxError",
+                            "f-strings are not supported by tsr");
+          if (uni || (raw && b == 0)) return scan_string(L, t, p, e);
+        }
+        return make(L, t, lex_keyword(s + p, (int)(e - p)), p, e);
+      }
+      case CC_DIGIT:
+        return scan_number(L, t, p);
+      case CC_DOT:
+        if (p + 1 < L->len && is_digit(s[p + 1])) return scan_number(L, t, p);
+        if (p + 2 < L->len && s[p + 1] == '.' && s[p + 2] == '.')
+          return make(L, t, TK_ELLIPSIS, p, p + 3);
+        return make(L, t, TK_DOT, p, p + 1);
+      case CC_QUOTE:
+        return scan_string(L, t, p, p);
+      case CC_OP:
+        return scan_op(L, t, p);
+      case CC_NUL:
+        return lex_fail(L, L->line, col_of(L, p), "SyntaxError",
+                        "source code cannot contain null bytes");
+      default:
+        if ((unsigned char)s[p] < 0x20 || s[p] == 0x7f)
+          return lex_fail(L, L->line, col_of(L, p), "SyntaxError",
+                          "invalid non-printable character U+%04X", (unsigned char)s[p]);
+        return lex_fail(L, L->line, col_of(L, p), "SyntaxError", "invalid syntax");
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/*
+** lex.h -- the tokenizer of tsr source (Python's tokens): turns a source buffer into the
+** token codes of grammar.h, with NEWLINE / INDENT / DEDENT as CPython's tokenizer makes them.
+*/
+#ifndef TSR_LEX_H
+#define TSR_LEX_H
+
+#include "../runtime/rt.h"
+
+/* A token: a slice of the source (never a copy) and its 1-based position. */
+typedef struct Token {
+  const char *z;
+  int n;
+  int line, col;
+} Token;
+
+#define LEX_MAXDEPTH 200    /* brackets open at once */
+#define LEX_MAXINDENT 100   /* indentation levels (CPython's limit) */
+
+typedef struct Lexer {
+  Ctx *c;
+  const char *src;        /* NUL-terminated copy of the source */
+  size_t len, pos;
+  int line;               /* line of src[pos] */
+  size_t line_start;      /* offset of the start of that line */
+  int indent[LEX_MAXINDENT + 1], alt[LEX_MAXINDENT + 1];  /* tabs to 8 / tabs as 1 */
+  int nindent;            /* levels on the stack above column 0 */
+  int pending;            /* > 0: DEDENTs to emit; < 0: an INDENT to emit */
+  Token pending_tok;
+  int depth;              /* open brackets */
+  char bracket[LEX_MAXDEPTH];
+  int bline[LEX_MAXDEPTH], bcol[LEX_MAXDEPTH];
+  bool at_bol;            /* next token starts a logical line */
+  bool line_has_tokens;   /* a token was emitted on this logical line */
+  bool done;              /* end-of-input token returned */
+  bool blank_at_end;      /* the source ends with a blank (whitespace-only) line */
+  bool indented_at_end;   /* the last logical line was inside an indented block */
+  /* error (when lex_next returns -1): recorded in c with kind; */
+  bool incomplete;        /* the input ended early (open bracket, string, backslash) */
+  int err_line, err_col;
+} Lexer;
+
+/* Prepares L over src[0..len) (src must stay valid and be NUL-terminated at len). */
+RT_HIDDEN void lex_init(Lexer *L, Ctx *c, const char *src, size_t len);
+
+/* Scans the next token into *t and returns its code (TK_* of grammar.h; 0 at the end, after
+   the final NEWLINE and DEDENTs).  Returns -1 on a lexical error, recorded in L->c as
+   SyntaxError / IndentationError / TabError with L->err_line/err_col, and L->incomplete set
+   when the input ended inside a bracket, a triple-quoted string or after a backslash. */
+RT_HIDDEN int lex_next(Lexer *L, Token *t);
+
+/* Token code of a keyword slice, or TK_NAME; TK_RESERVED for Python keywords tsr lacks. */
+RT_HIDDEN int lex_keyword(const char *z, int n);
+
+#endif

@@ -1,0 +1,108 @@
+/*
+** parser_int.h -- the front end's internal header: the token the lexer hands to the Lemon
+** parser, the parser's state, and the AST constructors that grammar/tsr.y's actions call.
+** Nothing here is visible outside src/lang/lex.c, ast.c, parse.c and the generated grammar.c.
+*/
+#ifndef TSR_PARSER_INT_H
+#define TSR_PARSER_INT_H
+
+#include "ast.h"
+#include "lex.h"
+
+/* A list of nodes under construction (linked through Node.next).  `comma` records a trailing
+   or separating comma (so `a,` is a tuple), `kw` that a keyword argument has been seen. */
+typedef struct NodeList {
+  Node *head, *tail;
+  int n;
+  uint8_t comma, kw;
+} NodeList;
+
+/* The state of one parse_chunk call; the %extra_context of the Lemon parser. */
+typedef struct Parser {
+  Ctx *c;
+  Chunk *ch;
+  Lexer lex;
+  Node *root;          /* set when the parser accepts */
+  bool failed;         /* an error has been recorded (in c) */
+  bool incomplete;     /* ... and it is "input ended early" */
+  int err_line, err_col;
+  Token prev;          /* the token fed before the current one (for error messages) */
+  Token prev2;         /* and the one before that */
+  int prev_code, prev2_code;
+  Token line_first;    /* first token of the current logical line (compound keyword) */
+  int line_first_code;
+  Token hdr;           /* keyword of the last compound header ended by `:` NEWLINE */
+  int hdr_code;
+} Parser;
+
+/* Records a syntax error (kind "SyntaxError", "IndentationError" or "TabError") at
+   line/col unless one is already recorded. */
+RT_HIDDEN void parse_error(Parser *P, int line, int col, const char *kind, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Called by the grammar's %syntax_error: the token `code` (0 = end of input) is not
+   acceptable here; colon_ok tells whether ':' would have been. */
+RT_HIDDEN void parse_syntax_error(Parser *P, int code, const Token *tok, bool colon_ok);
+/* Called by the grammar's %stack_overflow. */
+RT_HIDDEN void parse_too_complex(Parser *P);
+
+/* The Lemon engine (generated into grammar.c). */
+RT_HIDDEN size_t tsrParserSize(void);
+RT_HIDDEN void tsrParserInit(void *engine, Parser *P);
+RT_HIDDEN void tsrParserFinalize(void *engine);
+RT_HIDDEN void tsrParser(void *engine, int code, Token tok);
+
+/* ------------------------------------------------------------------------------------------
+** AST constructors (ast.c).  Each returns a node in the chunk's arena, or NULL once P has
+** failed (then every constructor accepts NULL arguments and returns NULL).
+*/
+RT_HIDDEN NodeList ast_list_empty(Parser *P);
+RT_HIDDEN NodeList ast_list_new(Parser *P, Node *x);
+RT_HIDDEN NodeList ast_list_add(Parser *P, NodeList l, Node *x);
+RT_HIDDEN NodeList ast_list_cat(Parser *P, NodeList l, NodeList m);
+RT_HIDDEN NodeList ast_list_comma(Parser *P, NodeList l);
+RT_HIDDEN NodeList ast_arg_add(Parser *P, NodeList l, Node *x);
+RT_HIDDEN NodeList ast_param_add(Parser *P, NodeList l, Node *x);
+
+RT_HIDDEN void ast_chunk(Parser *P, NodeList stmts);
+RT_HIDDEN Node *ast_block(Parser *P, NodeList stmts);
+
+RT_HIDDEN Node *ast_name(Parser *P, Token t);
+RT_HIDDEN Node *ast_int(Parser *P, Token t);
+RT_HIDDEN Node *ast_float(Parser *P, Token t);
+RT_HIDDEN Node *ast_str(Parser *P, Token t);
+RT_HIDDEN Node *ast_str_cat(Parser *P, Node *s, Token t);
+RT_HIDDEN Node *ast_const(Parser *P, int kind, Token t);
+RT_HIDDEN Node *ast_testlist(Parser *P, NodeList l);
+RT_HIDDEN Node *ast_seq(Parser *P, int kind, Token open, NodeList l);
+RT_HIDDEN Node *ast_paren(Parser *P, Token open, Node *x);
+RT_HIDDEN Node *ast_binop(Parser *P, int op, Node *x, Node *y);
+RT_HIDDEN Node *ast_unary(Parser *P, Token t, int op, Node *x);
+RT_HIDDEN Node *ast_bool(Parser *P, int kind, Node *x, Node *y);
+RT_HIDDEN Node *ast_compare(Parser *P, Node *x, NodeList items);
+RT_HIDDEN Node *ast_cmpitem(Parser *P, int op, Node *y);
+RT_HIDDEN Node *ast_ifexp(Parser *P, Node *x, Node *cond, Node *y);
+RT_HIDDEN Node *ast_attr(Parser *P, Node *x, Token name);
+RT_HIDDEN Node *ast_call(Parser *P, Node *f, NodeList args);
+RT_HIDDEN Node *ast_kwarg(Parser *P, Token name, Node *x);
+RT_HIDDEN Node *ast_subscript(Parser *P, Node *x, Node *index);
+RT_HIDDEN Node *ast_slice(Parser *P, Token colon, Node *start, Node *stop, Node *step);
+
+RT_HIDDEN Node *ast_expr_stmt(Parser *P, Node *e);
+RT_HIDDEN Node *ast_assign(Parser *P, NodeList targets, Node *value);
+RT_HIDDEN Node *ast_augassign(Parser *P, Node *target, int op, Node *value);
+RT_HIDDEN Node *ast_simple(Parser *P, int kind, Token t);
+RT_HIDDEN Node *ast_return(Parser *P, Token t, Node *value);
+RT_HIDDEN Node *ast_global(Parser *P, Token t, NodeList names);
+RT_HIDDEN Node *ast_assert(Parser *P, Token t, Node *test, Node *msg);
+RT_HIDDEN Node *ast_del(Parser *P, Token t, NodeList targets);
+RT_HIDDEN Node *ast_dotted(Parser *P, Node *left, Token name);
+RT_HIDDEN Node *ast_import(Parser *P, Token t, Node *module, Node *alias);
+RT_HIDDEN Node *ast_import_name(Parser *P, Token name, Node *alias);
+RT_HIDDEN Node *ast_from_import(Parser *P, Token t, Node *module, NodeList names);
+RT_HIDDEN Node *ast_if(Parser *P, Token t, Node *cond, Node *body, Node *orelse);
+RT_HIDDEN Node *ast_while(Parser *P, Token t, Node *cond, Node *body);
+RT_HIDDEN Node *ast_for(Parser *P, Token t, Node *target, Node *iter, Node *body);
+RT_HIDDEN Node *ast_def(Parser *P, Token t, Token name, NodeList params, Node *body);
+RT_HIDDEN Node *ast_param(Parser *P, Token name, Node *dflt);
+
+#endif

@@ -1,0 +1,777 @@
+/*
+** ufunc.c -- elementwise kernels: NumPy's binary and unary ufuncs, where and clip.  Type
+** resolution (NumPy promotion with weak Python scalars), broadcasting and out= handling live
+** here; the typed inner loops are generated from one table per ufunc, each with contiguous
+** and scalar-broadcast fast paths the compiler vectorises.
+*/
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+#include "rt.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#define X_NAME(name, str) str,
+const char *const binary_ufunc_names[UF_BINARY_COUNT] = { BINARY_UFUNCS(X_NAME) };
+const char *const unary_ufunc_names[UF_UNARY_COUNT] = { UNARY_UFUNCS(X_NAME) };
+#undef X_NAME
+_Static_assert(sizeof(binary_ufunc_names) / sizeof(binary_ufunc_names[0]) == UF_BINARY_COUNT,
+               "binary ufunc names");
+_Static_assert(sizeof(unary_ufunc_names) / sizeof(unary_ufunc_names[0]) == UF_UNARY_COUNT,
+               "unary ufunc names");
+
+/* ---------------------------------------------------------------------------------------- */
+/* Type lists: (op, dtype enum, C type, unsigned counterpart, kind B/I/U/F).  Groups let each
+   ufunc list the kinds it has loops for. */
+
+#define T_BOOL(X, OP) X(OP, TSR_BOOL, bool, uint8_t, B)
+#define T_INT(X, OP)                                                                  \
+  X(OP, TSR_INT8, int8_t, uint8_t, I) X(OP, TSR_INT16, int16_t, uint16_t, I)          \
+  X(OP, TSR_INT32, int32_t, uint32_t, I) X(OP, TSR_INT64, int64_t, uint64_t, I)
+#define T_UINT(X, OP)                                                                 \
+  X(OP, TSR_UINT8, uint8_t, uint8_t, U) X(OP, TSR_UINT16, uint16_t, uint16_t, U)      \
+  X(OP, TSR_UINT32, uint32_t, uint32_t, U) X(OP, TSR_UINT64, uint64_t, uint64_t, U)
+#define T_FLT(X, OP) X(OP, TSR_FLOAT32, float, float, F) X(OP, TSR_FLOAT64, double, double, F)
+#define K_ALL(X, OP)  T_BOOL(X, OP) T_INT(X, OP) T_UINT(X, OP) T_FLT(X, OP)
+#define K_NUM(X, OP)  T_INT(X, OP) T_UINT(X, OP) T_FLT(X, OP)
+#define K_INTS(X, OP) T_BOOL(X, OP) T_INT(X, OP) T_UINT(X, OP)
+#define K_IU(X, OP)   T_INT(X, OP) T_UINT(X, OP)
+#define K_FLT(X, OP)  T_FLT(X, OP)
+
+/* libm by type: MF(T, sqrt) is sqrtf for float, sqrt for double */
+#define MF(T, f) MF_##T(f)
+#define MF_float(fn) fn##f
+#define MF_double(fn) fn
+
+/* ---------------------------------------------------------------------------------------- */
+/* Scalar helpers with Python's integer semantics (floor division, modulo, power) and the
+   float divmod of Python (sign of the divisor for %). */
+
+#define INT_HELPERS(OP, TAG, T, UT, K)                                                 \
+  static inline T fdiv_##T(T x, T y) {                                                 \
+    if (y == 0) return 0;                                                              \
+    if (y == -1) return (T)(0 - (UT)x);                                                \
+    T q = (T)(x / y);                                                                  \
+    if ((T)(x % y) != 0 && ((x < 0) != (y < 0))) q--;                                  \
+    return q;                                                                          \
+  }                                                                                    \
+  static inline T mod_##T(T x, T y) {                                                  \
+    if (y == 0 || y == -1) return 0;                                                   \
+    T r = (T)(x % y);                                                                  \
+    if (r != 0 && ((r < 0) != (y < 0))) r = (T)(r + y);                                \
+    return r;                                                                          \
+  }                                                                                    \
+  static inline T pow_##T(T x, T y) {                                                  \
+    UT r = 1, b = (UT)x;                                                               \
+    if (y < 0) return 0;                                                               \
+    for (;;) { if (y & 1) r = (UT)(1u * r * b); y = (T)(y >> 1); if (!y) break;        \
+               b = (UT)(1u * b * b); }                                                 \
+    return (T)r;                                                                       \
+  }
+#define UINT_HELPERS(OP, TAG, T, UT, K)                                                \
+  static inline T fdiv_##T(T x, T y) { return y ? (T)(x / y) : 0; }                    \
+  static inline T mod_##T(T x, T y) { return y ? (T)(x % y) : 0; }                     \
+  static inline T pow_##T(T x, T y) {                                                  \
+    T r = 1;                                                                           \
+    for (;;) { if (y & 1) r = (T)(1u * r * x); y = (T)(y >> 1); if (!y) break;         \
+               x = (T)(1u * x * x); }                                                  \
+    return r;                                                                          \
+  }
+T_INT(INT_HELPERS, _)
+T_UINT(UINT_HELPERS, _)
+
+#define FLT_HELPERS(OP, TAG, T, UT, K)                                                 \
+  static inline T fdiv_##T(T a, T b) {                                                 \
+    if (b == 0) return a / b;                                                          \
+    T mod = MF(T, fmod)(a, b);                                                         \
+    T div = (a - mod) / b;                                                             \
+    if (mod != 0 && ((b < 0) != (mod < 0))) div -= 1;                                  \
+    if (div == 0) return MF(T, copysign)(0, a / b);                                    \
+    T fl = MF(T, floor)(div);                                                          \
+    if (div - fl > (T)0.5) fl += 1;                                                    \
+    return fl;                                                                         \
+  }                                                                                    \
+  static inline T mod_##T(T a, T b) {                                                  \
+    T mod = MF(T, fmod)(a, b);                                                         \
+    if (b == 0) return mod;                                                            \
+    if (mod != 0) { if ((b < 0) != (mod < 0)) mod += b; }                              \
+    else mod = MF(T, copysign)(0, b);                                                  \
+    return mod;                                                                        \
+  }
+T_FLT(FLT_HELPERS, _)
+
+/* ---------------------------------------------------------------------------------------- */
+/* Binary expressions: EXPR_<OP>_<kind>(T, UT, x, y); output types OUTT_<OP>(T). */
+
+#define EXPR_ADD_B(T, UT, x, y) ((x) | (y))
+#define EXPR_ADD_I(T, UT, x, y) ((T)((UT)(x) + (UT)(y)))
+#define EXPR_ADD_U EXPR_ADD_I
+#define EXPR_ADD_F(T, UT, x, y) ((x) + (y))
+#define EXPR_SUBTRACT_I(T, UT, x, y) ((T)((UT)(x) - (UT)(y)))
+#define EXPR_SUBTRACT_U EXPR_SUBTRACT_I
+#define EXPR_SUBTRACT_F(T, UT, x, y) ((x) - (y))
+#define EXPR_MULTIPLY_B(T, UT, x, y) ((x) & (y))
+#define EXPR_MULTIPLY_I(T, UT, x, y) ((T)(1u * (UT)(x) * (UT)(y)))
+#define EXPR_MULTIPLY_U EXPR_MULTIPLY_I
+#define EXPR_MULTIPLY_F(T, UT, x, y) ((x) * (y))
+#define EXPR_TRUE_DIVIDE_F(T, UT, x, y) ((x) / (y))
+#define EXPR_FLOOR_DIVIDE_I(T, UT, x, y) fdiv_##T(x, y)
+#define EXPR_FLOOR_DIVIDE_U EXPR_FLOOR_DIVIDE_I
+#define EXPR_FLOOR_DIVIDE_F EXPR_FLOOR_DIVIDE_I
+#define EXPR_REMAINDER_I(T, UT, x, y) mod_##T(x, y)
+#define EXPR_REMAINDER_U EXPR_REMAINDER_I
+#define EXPR_REMAINDER_F EXPR_REMAINDER_I
+#define EXPR_POWER_I(T, UT, x, y) pow_##T(x, y)
+#define EXPR_POWER_U EXPR_POWER_I
+#define EXPR_POWER_F(T, UT, x, y) MF(T, pow)(x, y)
+#define EXPR_BITWISE_AND_B(T, UT, x, y) ((T)((x) & (y)))
+#define EXPR_BITWISE_AND_I EXPR_BITWISE_AND_B
+#define EXPR_BITWISE_AND_U EXPR_BITWISE_AND_B
+#define EXPR_BITWISE_OR_B(T, UT, x, y) ((T)((x) | (y)))
+#define EXPR_BITWISE_OR_I EXPR_BITWISE_OR_B
+#define EXPR_BITWISE_OR_U EXPR_BITWISE_OR_B
+#define EXPR_BITWISE_XOR_B(T, UT, x, y) ((T)((x) ^ (y)))
+#define EXPR_BITWISE_XOR_I EXPR_BITWISE_XOR_B
+#define EXPR_BITWISE_XOR_U EXPR_BITWISE_XOR_B
+#define EXPR_LEFT_SHIFT_I(T, UT, x, y) \
+  ((uint64_t)(y) < 8 * sizeof(T) ? (T)((UT)(x) << (y)) : (T)0)
+#define EXPR_LEFT_SHIFT_U EXPR_LEFT_SHIFT_I
+#define EXPR_RIGHT_SHIFT_I(T, UT, x, y) \
+  ((uint64_t)(y) < 8 * sizeof(T) ? (T)((x) >> (y)) : (T)((x) < 0 ? -1 : 0))
+#define EXPR_RIGHT_SHIFT_U(T, UT, x, y) ((uint64_t)(y) < 8 * sizeof(T) ? (T)((x) >> (y)) : (T)0)
+#define EXPR_EQUAL_B(T, UT, x, y) ((x) == (y))
+#define EXPR_EQUAL_I EXPR_EQUAL_B
+#define EXPR_EQUAL_U EXPR_EQUAL_B
+#define EXPR_EQUAL_F EXPR_EQUAL_B
+#define EXPR_NOT_EQUAL_B(T, UT, x, y) ((x) != (y))
+#define EXPR_NOT_EQUAL_I EXPR_NOT_EQUAL_B
+#define EXPR_NOT_EQUAL_U EXPR_NOT_EQUAL_B
+#define EXPR_NOT_EQUAL_F EXPR_NOT_EQUAL_B
+#define EXPR_LESS_B(T, UT, x, y) ((x) < (y))
+#define EXPR_LESS_I EXPR_LESS_B
+#define EXPR_LESS_U EXPR_LESS_B
+#define EXPR_LESS_F EXPR_LESS_B
+#define EXPR_LESS_EQUAL_B(T, UT, x, y) ((x) <= (y))
+#define EXPR_LESS_EQUAL_I EXPR_LESS_EQUAL_B
+#define EXPR_LESS_EQUAL_U EXPR_LESS_EQUAL_B
+#define EXPR_LESS_EQUAL_F EXPR_LESS_EQUAL_B
+#define EXPR_GREATER_B(T, UT, x, y) ((x) > (y))
+#define EXPR_GREATER_I EXPR_GREATER_B
+#define EXPR_GREATER_U EXPR_GREATER_B
+#define EXPR_GREATER_F EXPR_GREATER_B
+#define EXPR_GREATER_EQUAL_B(T, UT, x, y) ((x) >= (y))
+#define EXPR_GREATER_EQUAL_I EXPR_GREATER_EQUAL_B
+#define EXPR_GREATER_EQUAL_U EXPR_GREATER_EQUAL_B
+#define EXPR_GREATER_EQUAL_F EXPR_GREATER_EQUAL_B
+#define EXPR_MAXIMUM_B(T, UT, x, y) ((x) >= (y) ? (x) : (y))
+#define EXPR_MAXIMUM_I EXPR_MAXIMUM_B
+#define EXPR_MAXIMUM_U EXPR_MAXIMUM_B
+#define EXPR_MAXIMUM_F(T, UT, x, y) (((x) >= (y) || (x) != (x)) ? (x) : (y))
+#define EXPR_MINIMUM_B(T, UT, x, y) ((x) <= (y) ? (x) : (y))
+#define EXPR_MINIMUM_I EXPR_MINIMUM_B
+#define EXPR_MINIMUM_U EXPR_MINIMUM_B
+#define EXPR_MINIMUM_F(T, UT, x, y) (((x) <= (y) || (x) != (x)) ? (x) : (y))
+#define EXPR_FMAX_B EXPR_MAXIMUM_B
+#define EXPR_FMAX_I EXPR_MAXIMUM_B
+#define EXPR_FMAX_U EXPR_MAXIMUM_B
+#define EXPR_FMAX_F(T, UT, x, y) (((x) >= (y) || (y) != (y)) ? (x) : (y))
+#define EXPR_FMIN_B EXPR_MINIMUM_B
+#define EXPR_FMIN_I EXPR_MINIMUM_B
+#define EXPR_FMIN_U EXPR_MINIMUM_B
+#define EXPR_FMIN_F(T, UT, x, y) (((x) <= (y) || (y) != (y)) ? (x) : (y))
+#define EXPR_ARCTAN2_F(T, UT, x, y) MF(T, atan2)(x, y)
+#define EXPR_HYPOT_F(T, UT, x, y) MF(T, hypot)(x, y)
+#define EXPR_COPYSIGN_F(T, UT, x, y) MF(T, copysign)(x, y)
+#define EXPR_LOGICAL_AND_B(T, UT, x, y) ((x) != 0 && (y) != 0)
+#define EXPR_LOGICAL_AND_I EXPR_LOGICAL_AND_B
+#define EXPR_LOGICAL_AND_U EXPR_LOGICAL_AND_B
+#define EXPR_LOGICAL_AND_F EXPR_LOGICAL_AND_B
+#define EXPR_LOGICAL_OR_B(T, UT, x, y) ((x) != 0 || (y) != 0)
+#define EXPR_LOGICAL_OR_I EXPR_LOGICAL_OR_B
+#define EXPR_LOGICAL_OR_U EXPR_LOGICAL_OR_B
+#define EXPR_LOGICAL_OR_F EXPR_LOGICAL_OR_B
+#define EXPR_LOGICAL_XOR_B(T, UT, x, y) (((x) != 0) != ((y) != 0))
+#define EXPR_LOGICAL_XOR_I EXPR_LOGICAL_XOR_B
+#define EXPR_LOGICAL_XOR_U EXPR_LOGICAL_XOR_B
+#define EXPR_LOGICAL_XOR_F EXPR_LOGICAL_XOR_B
+
+#define OUTT_SAME(T) T
+#define OUTT_BOOL(T) bool
+
+/* The binary ufunc table: (op, kinds with loops, output type). */
+#define BINARY_LOOPS(X)                                                                \
+  X(ADD, K_ALL, SAME) X(SUBTRACT, K_NUM, SAME) X(MULTIPLY, K_ALL, SAME)                \
+  X(TRUE_DIVIDE, K_FLT, SAME) X(FLOOR_DIVIDE, K_NUM, SAME) X(REMAINDER, K_NUM, SAME)   \
+  X(POWER, K_NUM, SAME) X(BITWISE_AND, K_INTS, SAME) X(BITWISE_OR, K_INTS, SAME)       \
+  X(BITWISE_XOR, K_INTS, SAME) X(LEFT_SHIFT, K_IU, SAME) X(RIGHT_SHIFT, K_IU, SAME)    \
+  X(EQUAL, K_ALL, BOOL) X(NOT_EQUAL, K_ALL, BOOL) X(LESS, K_ALL, BOOL)                 \
+  X(LESS_EQUAL, K_ALL, BOOL) X(GREATER, K_ALL, BOOL) X(GREATER_EQUAL, K_ALL, BOOL)     \
+  X(MAXIMUM, K_ALL, SAME) X(MINIMUM, K_ALL, SAME) X(FMAX, K_ALL, SAME)                 \
+  X(FMIN, K_ALL, SAME) X(ARCTAN2, K_FLT, SAME) X(HYPOT, K_FLT, SAME)                   \
+  X(COPYSIGN, K_FLT, SAME) X(LOGICAL_AND, K_ALL, BOOL) X(LOGICAL_OR, K_ALL, BOOL)      \
+  X(LOGICAL_XOR, K_ALL, BOOL)
+
+/* One typed inner loop: out[i] = EXPR(x = a[i], y = b[i]).  Fast paths: all contiguous, and
+   one operand a broadcast scalar (step 0); else strided. */
+#define BIN_LOOP(FN, T, OT, EXPR)                                                      \
+  static void FN(char **d, const int64_t *s, int64_t n, void *aux) {                   \
+    (void)aux;                                                                         \
+    const int64_t is = (int64_t)sizeof(T), os = (int64_t)sizeof(OT);                   \
+    OT *o = (OT *)d[0];                                                                \
+    const T *pa = (const T *)d[1], *pb = (const T *)d[2];                              \
+    if (s[0] == os && s[1] == is && s[2] == is) {                                      \
+      for (int64_t i = 0; i < n; i++) { T x = pa[i], y = pb[i]; o[i] = (OT)(EXPR); }   \
+    } else if (s[0] == os && s[1] == is && s[2] == 0) {                                \
+      const T y = *pb;                                                                 \
+      for (int64_t i = 0; i < n; i++) { T x = pa[i]; o[i] = (OT)(EXPR); }              \
+    } else if (s[0] == os && s[1] == 0 && s[2] == is) {                                \
+      const T x = *pa;                                                                 \
+      for (int64_t i = 0; i < n; i++) { T y = pb[i]; o[i] = (OT)(EXPR); }              \
+    } else {                                                                           \
+      char *po = d[0]; const char *qa = d[1], *qb = d[2];                              \
+      for (int64_t i = 0; i < n; i++, po += s[0], qa += s[1], qb += s[2]) {            \
+        T x = *(const T *)qa, y = *(const T *)qb;                                      \
+        *(OT *)po = (OT)(EXPR);                                                        \
+      }                                                                                \
+    }                                                                                  \
+  }
+
+#define BIN_DEF1(OP, TAG, T, UT, K) \
+  BIN_LOOP(bin_##OP##_##T, T, OUTT_##OP##_(T), EXPR_##OP##_##K(T, UT, x, y))
+#define BIN_DEF(OP, KS, OUT) KS(BIN_DEF1, OP)
+#define BIN_TAB1(OP, TAG, T, UT, K) [UF_##OP][TAG] = bin_##OP##_##T,
+#define BIN_TAB(OP, KS, OUT) KS(BIN_TAB1, OP)
+
+/* OUTT_<OP>_ maps each op to its output type macro */
+#define OUTT_ADD_ OUTT_SAME
+#define OUTT_SUBTRACT_ OUTT_SAME
+#define OUTT_MULTIPLY_ OUTT_SAME
+#define OUTT_TRUE_DIVIDE_ OUTT_SAME
+#define OUTT_FLOOR_DIVIDE_ OUTT_SAME
+#define OUTT_REMAINDER_ OUTT_SAME
+#define OUTT_POWER_ OUTT_SAME
+#define OUTT_BITWISE_AND_ OUTT_SAME
+#define OUTT_BITWISE_OR_ OUTT_SAME
+#define OUTT_BITWISE_XOR_ OUTT_SAME
+#define OUTT_LEFT_SHIFT_ OUTT_SAME
+#define OUTT_RIGHT_SHIFT_ OUTT_SAME
+#define OUTT_EQUAL_ OUTT_BOOL
+#define OUTT_NOT_EQUAL_ OUTT_BOOL
+#define OUTT_LESS_ OUTT_BOOL
+#define OUTT_LESS_EQUAL_ OUTT_BOOL
+#define OUTT_GREATER_ OUTT_BOOL
+#define OUTT_GREATER_EQUAL_ OUTT_BOOL
+#define OUTT_MAXIMUM_ OUTT_SAME
+#define OUTT_MINIMUM_ OUTT_SAME
+#define OUTT_FMAX_ OUTT_SAME
+#define OUTT_FMIN_ OUTT_SAME
+#define OUTT_ARCTAN2_ OUTT_SAME
+#define OUTT_HYPOT_ OUTT_SAME
+#define OUTT_COPYSIGN_ OUTT_SAME
+#define OUTT_LOGICAL_AND_ OUTT_BOOL
+#define OUTT_LOGICAL_OR_ OUTT_BOOL
+#define OUTT_LOGICAL_XOR_ OUTT_BOOL
+
+BINARY_LOOPS(BIN_DEF)
+static const InnerLoop binary_loops[UF_BINARY_COUNT][DTYPE_COUNT] = { BINARY_LOOPS(BIN_TAB) };
+
+static bool binary_is_predicate(BinaryUfunc op) {
+  switch (op) {
+  case UF_EQUAL: case UF_NOT_EQUAL: case UF_LESS: case UF_LESS_EQUAL: case UF_GREATER:
+  case UF_GREATER_EQUAL: case UF_LOGICAL_AND: case UF_LOGICAL_OR: case UF_LOGICAL_XOR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Unary expressions: EXPR_<OP>_<kind>(T, UT, x). */
+
+#define EXPR_NEGATIVE_I(T, UT, x) ((T)(0u - (UT)(x)))
+#define EXPR_NEGATIVE_U EXPR_NEGATIVE_I
+#define EXPR_NEGATIVE_F(T, UT, x) (-(x))
+#define EXPR_POSITIVE_I(T, UT, x) (x)
+#define EXPR_POSITIVE_U EXPR_POSITIVE_I
+#define EXPR_POSITIVE_F EXPR_POSITIVE_I
+#define EXPR_INVERT_B(T, UT, x) (!(x))
+#define EXPR_INVERT_I(T, UT, x) ((T)~(x))
+#define EXPR_INVERT_U EXPR_INVERT_I
+#define EXPR_ABSOLUTE_B(T, UT, x) (x)
+#define EXPR_ABSOLUTE_I(T, UT, x) ((x) < 0 ? (T)(0u - (UT)(x)) : (x))
+#define EXPR_ABSOLUTE_U(T, UT, x) (x)
+#define EXPR_ABSOLUTE_F(T, UT, x) MF(T, fabs)(x)
+#define EXPR_SQRT_F(T, UT, x) MF(T, sqrt)(x)
+#define EXPR_SQUARE_I(T, UT, x) ((T)(1u * (UT)(x) * (UT)(x)))
+#define EXPR_SQUARE_U EXPR_SQUARE_I
+#define EXPR_SQUARE_F(T, UT, x) ((x) * (x))
+#define EXPR_EXP_F(T, UT, x) MF(T, exp)(x)
+#define EXPR_EXP2_F(T, UT, x) MF(T, exp2)(x)
+#define EXPR_EXPM1_F(T, UT, x) MF(T, expm1)(x)
+#define EXPR_LOG_F(T, UT, x) MF(T, log)(x)
+#define EXPR_LOG2_F(T, UT, x) MF(T, log2)(x)
+#define EXPR_LOG10_F(T, UT, x) MF(T, log10)(x)
+#define EXPR_LOG1P_F(T, UT, x) MF(T, log1p)(x)
+#define EXPR_SIN_F(T, UT, x) MF(T, sin)(x)
+#define EXPR_COS_F(T, UT, x) MF(T, cos)(x)
+#define EXPR_TAN_F(T, UT, x) MF(T, tan)(x)
+#define EXPR_ARCSIN_F(T, UT, x) MF(T, asin)(x)
+#define EXPR_ARCCOS_F(T, UT, x) MF(T, acos)(x)
+#define EXPR_ARCTAN_F(T, UT, x) MF(T, atan)(x)
+#define EXPR_SINH_F(T, UT, x) MF(T, sinh)(x)
+#define EXPR_COSH_F(T, UT, x) MF(T, cosh)(x)
+#define EXPR_TANH_F(T, UT, x) MF(T, tanh)(x)
+#define EXPR_FLOOR_F(T, UT, x) MF(T, floor)(x)
+#define EXPR_CEIL_F(T, UT, x) MF(T, ceil)(x)
+#define EXPR_TRUNC_F(T, UT, x) MF(T, trunc)(x)
+#define EXPR_RINT_F(T, UT, x) MF(T, rint)(x)
+#define EXPR_SIGN_I(T, UT, x) ((T)(((x) > 0) - ((x) < 0)))
+#define EXPR_SIGN_U(T, UT, x) ((T)((x) > 0))
+#define EXPR_SIGN_F(T, UT, x) ((x) > 0 ? (T)1 : (x) < 0 ? (T)-1 : (x) == 0 ? (T)0 : (x))
+#define EXPR_ISNAN_B(T, UT, x) ((void)(x), false)
+#define EXPR_ISNAN_I EXPR_ISNAN_B
+#define EXPR_ISNAN_U EXPR_ISNAN_B
+#define EXPR_ISNAN_F(T, UT, x) ((x) != (x))
+#define EXPR_ISINF_B EXPR_ISNAN_B
+#define EXPR_ISINF_I EXPR_ISNAN_B
+#define EXPR_ISINF_U EXPR_ISNAN_B
+#define EXPR_ISINF_F(T, UT, x) (isinf(x) != 0)
+#define EXPR_ISFINITE_B(T, UT, x) ((void)(x), true)
+#define EXPR_ISFINITE_I EXPR_ISFINITE_B
+#define EXPR_ISFINITE_U EXPR_ISFINITE_B
+#define EXPR_ISFINITE_F(T, UT, x) (isfinite(x) != 0)
+#define EXPR_LOGICAL_NOT_B(T, UT, x) ((x) == 0)
+#define EXPR_LOGICAL_NOT_I EXPR_LOGICAL_NOT_B
+#define EXPR_LOGICAL_NOT_U EXPR_LOGICAL_NOT_B
+#define EXPR_LOGICAL_NOT_F EXPR_LOGICAL_NOT_B
+/* integer 1/x: NumPy computes 1.0/x and casts, so 1/0 is the cast of inf */
+#define EXPR_RECIPROCAL_I(T, UT, x) \
+  ((x) == 0 ? (T)(sizeof(T) == 4 ? INT32_MIN : sizeof(T) == 8 ? INT64_MIN : 0) \
+            : (x) == 1 ? (T)1 : (x) == -1 ? (T)-1 : (T)0)
+#define EXPR_RECIPROCAL_U(T, UT, x) ((T)((x) == 1))
+#define EXPR_RECIPROCAL_F(T, UT, x) ((T)1 / (x))
+
+#define UNARY_LOOPS(X)                                                                 \
+  X(NEGATIVE, K_NUM, SAME) X(POSITIVE, K_NUM, SAME) X(INVERT, K_INTS, SAME)            \
+  X(ABSOLUTE, K_ALL, SAME) X(SQRT, K_FLT, SAME) X(SQUARE, K_NUM, SAME)                 \
+  X(EXP, K_FLT, SAME) X(EXP2, K_FLT, SAME) X(EXPM1, K_FLT, SAME) X(LOG, K_FLT, SAME)   \
+  X(LOG2, K_FLT, SAME) X(LOG10, K_FLT, SAME) X(LOG1P, K_FLT, SAME)                     \
+  X(SIN, K_FLT, SAME) X(COS, K_FLT, SAME) X(TAN, K_FLT, SAME) X(ARCSIN, K_FLT, SAME)   \
+  X(ARCCOS, K_FLT, SAME) X(ARCTAN, K_FLT, SAME) X(SINH, K_FLT, SAME)                   \
+  X(COSH, K_FLT, SAME) X(TANH, K_FLT, SAME) X(FLOOR, K_FLT, SAME) X(CEIL, K_FLT, SAME) \
+  X(TRUNC, K_FLT, SAME) X(RINT, K_FLT, SAME) X(SIGN, K_NUM, SAME)                      \
+  X(ISNAN, K_ALL, BOOL) X(ISINF, K_ALL, BOOL) X(ISFINITE, K_ALL, BOOL)                 \
+  X(LOGICAL_NOT, K_ALL, BOOL) X(RECIPROCAL, K_NUM, SAME)
+
+#define UN_LOOP(FN, T, OT, EXPR)                                                       \
+  static void FN(char **d, const int64_t *s, int64_t n, void *aux) {                   \
+    (void)aux;                                                                         \
+    if (s[0] == (int64_t)sizeof(OT) && s[1] == (int64_t)sizeof(T)) {                   \
+      OT *o = (OT *)d[0]; const T *pa = (const T *)d[1];                               \
+      for (int64_t i = 0; i < n; i++) { T x = pa[i]; o[i] = (OT)(EXPR); }              \
+    } else {                                                                           \
+      char *po = d[0]; const char *qa = d[1];                                          \
+      for (int64_t i = 0; i < n; i++, po += s[0], qa += s[1]) {                        \
+        T x = *(const T *)qa;                                                          \
+        *(OT *)po = (OT)(EXPR);                                                        \
+      }                                                                                \
+    }                                                                                  \
+  }
+#define UN_DEF1(OP, TAG, T, UT, K) \
+  UN_LOOP(un_##OP##_##T, T, UOUT_##OP(T), EXPR_##OP##_##K(T, UT, x))
+#define UN_DEF(OP, KS, OUT) KS(UN_DEF1, OP)
+#define UN_TAB1(OP, TAG, T, UT, K) [UF_##OP][TAG] = un_##OP##_##T,
+#define UN_TAB(OP, KS, OUT) KS(UN_TAB1, OP)
+#define UOUT_ISNAN OUTT_BOOL
+#define UOUT_ISINF OUTT_BOOL
+#define UOUT_ISFINITE OUTT_BOOL
+#define UOUT_LOGICAL_NOT OUTT_BOOL
+#define UOUT_NEGATIVE OUTT_SAME
+#define UOUT_POSITIVE OUTT_SAME
+#define UOUT_INVERT OUTT_SAME
+#define UOUT_ABSOLUTE OUTT_SAME
+#define UOUT_SQRT OUTT_SAME
+#define UOUT_SQUARE OUTT_SAME
+#define UOUT_EXP OUTT_SAME
+#define UOUT_EXP2 OUTT_SAME
+#define UOUT_EXPM1 OUTT_SAME
+#define UOUT_LOG OUTT_SAME
+#define UOUT_LOG2 OUTT_SAME
+#define UOUT_LOG10 OUTT_SAME
+#define UOUT_LOG1P OUTT_SAME
+#define UOUT_SIN OUTT_SAME
+#define UOUT_COS OUTT_SAME
+#define UOUT_TAN OUTT_SAME
+#define UOUT_ARCSIN OUTT_SAME
+#define UOUT_ARCCOS OUTT_SAME
+#define UOUT_ARCTAN OUTT_SAME
+#define UOUT_SINH OUTT_SAME
+#define UOUT_COSH OUTT_SAME
+#define UOUT_TANH OUTT_SAME
+#define UOUT_FLOOR OUTT_SAME
+#define UOUT_CEIL OUTT_SAME
+#define UOUT_TRUNC OUTT_SAME
+#define UOUT_RINT OUTT_SAME
+#define UOUT_SIGN OUTT_SAME
+#define UOUT_RECIPROCAL OUTT_SAME
+
+UNARY_LOOPS(UN_DEF)
+static const InnerLoop unary_loops[UF_UNARY_COUNT][DTYPE_COUNT] = { UNARY_LOOPS(UN_TAB) };
+
+/* ---------------------------------------------------------------------------------------- */
+/* Exact comparisons of a signed integer (as int64) with a uint64; aux is the BinaryUfunc.
+   Operand 1 is int64 and operand 2 uint64, or the reverse when aux is negated. */
+
+typedef struct { BinaryUfunc op; bool swapped; } MixedCmp;
+
+static void mixed_cmp_loop(char **d, const int64_t *s, int64_t n, void *aux) {
+  const MixedCmp *m = aux;
+  char *po = d[0];
+  const char *qa = d[1], *qb = d[2];
+  for (int64_t i = 0; i < n; i++, po += s[0], qa += s[1], qb += s[2]) {
+    int64_t x = *(const int64_t *)(m->swapped ? qb : qa);
+    uint64_t y = *(const uint64_t *)(m->swapped ? qa : qb);
+    int c = x < 0 ? -1 : ((uint64_t)x < y ? -1 : (uint64_t)x > y);   /* sign of x - y */
+    if (m->swapped) c = -c;
+    bool r;
+    switch (m->op) {
+    case UF_EQUAL: r = c == 0; break;
+    case UF_NOT_EQUAL: r = c != 0; break;
+    case UF_LESS: r = c < 0; break;
+    case UF_LESS_EQUAL: r = c <= 0; break;
+    case UF_GREATER: r = c > 0; break;
+    default: r = c >= 0; break;
+    }
+    *(bool *)po = r;
+  }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Type resolution */
+
+static DType min_scalar_type(int64_t v) {
+  if (v >= 0) {
+    if (v <= UINT8_MAX) return TSR_UINT8;
+    if (v <= UINT16_MAX) return TSR_UINT16;
+    if (v <= (int64_t)UINT32_MAX) return TSR_UINT32;
+    return TSR_UINT64;
+  }
+  if (v >= INT8_MIN) return TSR_INT8;
+  if (v >= INT16_MIN) return TSR_INT16;
+  if (v >= INT32_MIN) return TSR_INT32;
+  return TSR_INT64;
+}
+
+static bool int_fits(DType d, int64_t v) {
+  switch (d) {
+  case TSR_INT8: return v >= INT8_MIN && v <= INT8_MAX;
+  case TSR_INT16: return v >= INT16_MIN && v <= INT16_MAX;
+  case TSR_INT32: return v >= INT32_MIN && v <= INT32_MAX;
+  case TSR_INT64: return true;
+  case TSR_UINT8: return v >= 0 && v <= UINT8_MAX;
+  case TSR_UINT16: return v >= 0 && v <= UINT16_MAX;
+  case TSR_UINT32: return v >= 0 && v <= (int64_t)UINT32_MAX;
+  case TSR_UINT64: return v >= 0;
+  default: return false;
+  }
+}
+
+/* The dtype a weak Python scalar w takes next to a strong dtype d.  NEP 50 when the value
+   fits; a Python int that does not fit d promotes as NumPy 1.24's value-based casting does
+   (int8 array + 200 is int16), and likewise a float beyond float32's range. */
+static DType weak_dtype(const Tensor *w, DType d) {
+  switch ((WeakKind)w->weak) {
+  case WEAK_INT:
+    if (dtype_is_int(d)) {
+      int64_t v = dtype_get_i64(w->dtype, tensor_data(w));
+      return int_fits(d, v) ? d : dtype_promote(d, min_scalar_type(v));
+    }
+    return dtype_promote_weak(d, WEAK_INT);
+  case WEAK_FLOAT:
+    if (d == TSR_FLOAT32) {
+      double v = dtype_get_f64(w->dtype, tensor_data(w));
+      return (isfinite(v) && fabs(v) > FLT_MAX) ? TSR_FLOAT64 : TSR_FLOAT32;
+    }
+    return dtype_promote_weak(d, WEAK_FLOAT);
+  default:
+    return d;
+  }
+}
+
+/* Common dtype of operands under NEP 50: weak scalars adapt to the strong operands. */
+static DType common_dtype(int n, Tensor *const *ts) {
+  int strong = -1;
+  DType ct = TSR_BOOL;
+  for (int k = 0; k < n; k++) {
+    if (!ts[k] || ts[k]->weak) continue;
+    ct = strong < 0 ? ts[k]->dtype : dtype_promote(ct, ts[k]->dtype);
+    strong = k;
+  }
+  if (strong < 0) {   /* all weak: Python scalar promotion */
+    bool first = true;
+    for (int k = 0; k < n; k++) {
+      if (!ts[k]) continue;
+      ct = first ? ts[k]->dtype : dtype_promote(ct, ts[k]->dtype);
+      first = false;
+    }
+    return ct;
+  }
+  DType base = ct;
+  for (int k = 0; k < n; k++)
+    if (ts[k] && ts[k]->weak) ct = dtype_promote(ct, weak_dtype(ts[k], base));
+  return ct;
+}
+
+/* The float type NumPy computes a transcendental function of dt in (float16 -> float32). */
+static DType float_for(DType dt) {
+  if (dtype_is_float(dt)) return dt;
+  return dtype_size(dt) <= 2 ? TSR_FLOAT32 : TSR_FLOAT64;
+}
+
+static int no_loop_error(Ctx *c, const char *name) {
+  return ERR_TYPE(c, "ufunc '%s' not supported for the input types, and the inputs could not "
+                     "be safely coerced to any supported types according to the casting rule "
+                     "''safe''", name);
+}
+
+/* numpy.can_cast(from, to, 'same_kind') */
+static bool can_cast_same_kind(DType from, DType to) {
+  char f = dtype_info[from].kind, t = dtype_info[to].kind;
+  switch (f) {
+  case 'b': return true;
+  case 'u': return t != 'b';
+  case 'i': return t == 'i' || t == 'f';
+  default: return t == 'f';
+  }
+}
+
+/* Same elements in the same order (so an in-place kernel may read and write them). */
+static bool same_view(const Tensor *a, const Tensor *b) {
+  if (a->storage->data != b->storage->data || a->dtype != b->dtype || a->ndim != b->ndim ||
+      a->offset != b->offset)
+    return false;
+  for (int i = 0; i < a->ndim; i++)
+    if (a->shape[i] != b->shape[i] || (a->shape[i] > 1 && a->strides[i] != b->strides[i]))
+      return false;
+  return true;
+}
+
+/* Validates out= against the broadcast shape and the result dtype (NumPy's same_kind rule). */
+static int check_out(Ctx *c, const char *name, Tensor *out, int nd, const int64_t *shape,
+                     DType ot) {
+  bool ok = out->ndim >= nd;
+  for (int i = 0; ok && i < nd; i++) {
+    int64_t s = shape[nd - 1 - i], o = out->shape[out->ndim - 1 - i];
+    ok = s == o || s == 1;
+  }
+  if (!ok) {
+    Buf b1, b2;
+    buf_init(&b1, c); buf_init(&b2, c);
+    shape_format_compact(&b1, out->ndim, out->shape);
+    shape_format_compact(&b2, nd, shape);
+    ERR_VALUE(c, "non-broadcastable output operand with shape %s doesn't match the broadcast "
+                 "shape %s", buf_str(&b1), buf_str(&b2));
+    buf_free(&b1); buf_free(&b2);
+    return -1;
+  }
+  if (!can_cast_same_kind(ot, out->dtype))
+    return ctx_err(c, TSR_ERR_TYPE, "UFuncTypeError (TypeError)",
+                   "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting "
+                   "rule 'same_kind'", name, dtype_name(ot), dtype_name(out->dtype));
+  return tensor_check_writable(c, out);
+}
+
+/* An operand ready for the kernel: cast to dt, copied when it overlaps the output (other than
+   element for element), broadcast to (nd, shape).  New reference or NULL. */
+static Tensor *prepare_operand(Ctx *c, Tensor *t, DType dt, Tensor *target, int nd,
+                               const int64_t *shape) {
+  Tensor *u, *r;
+  if (t->dtype != dt)
+    u = tensor_astype(c, t, dt);
+  else if (target && tensor_may_overlap(target, t) && !same_view(target, t))
+    u = tensor_copy(c, t);
+  else
+    u = tensor_retain(t);
+  if (!u) return NULL;
+  r = tensor_broadcast_to(c, u, nd, shape);
+  tensor_release(u);
+  return r;
+}
+
+/* Runs loop over (result, inputs...) and delivers into out: when out has the result dtype the
+   kernel writes into it directly, else into a temporary that is then cast into out.  Returns
+   a new reference to the result (out itself when given), or NULL. */
+static Tensor *run_kernel(Ctx *c, const char *name, int nin, Tensor *const *in,
+                          const DType *in_dt, DType ot, Tensor *out, InnerLoop loop, void *aux) {
+  Tensor *ops[4] = {NULL, NULL, NULL, NULL}, *tmp = NULL;
+  int nd;
+  int64_t shape[TSR_MAXDIMS];
+  if (broadcast_shapes(c, nin, in, &nd, shape) < 0) return NULL;
+  if (out) {
+    if (check_out(c, name, out, nd, shape, ot) < 0) return NULL;
+    nd = out->ndim;
+    for (int i = 0; i < nd; i++) shape[i] = out->shape[i];
+  }
+  if (out && out->dtype == ot) {
+    ops[0] = tensor_retain(out);
+  } else {
+    ops[0] = tensor_empty(c, ot, nd, shape);
+    if (!ops[0]) goto fail;
+  }
+  for (int k = 0; k < nin; k++) {
+    ops[k + 1] = prepare_operand(c, in[k], in_dt[k], out ? ops[0] : NULL, nd, shape);
+    if (!ops[k + 1]) goto fail;
+  }
+  if (iter_run(c, nin + 1, ops, loop, aux) < 0) goto fail;
+  if (out && ops[0] != out) {
+    if (tensor_assign(c, out, ops[0]) < 0) goto fail;
+    tmp = ops[0];
+    ops[0] = tensor_retain(out);
+  }
+  for (int k = 1; k <= nin; k++) tensor_release(ops[k]);
+  tensor_release(tmp);
+  return ops[0];
+fail:
+  for (int k = 0; k <= nin; k++) tensor_release(ops[k]);
+  tensor_release(tmp);
+  return NULL;
+}
+
+/* Operand 0 is the int64 exponent tensor being scanned (read only). */
+static void neg_scan_loop(char **d, const int64_t *s, int64_t n, void *aux) {
+  bool *found = aux;
+  const char *p = d[0];
+  for (int64_t i = 0; i < n; i++, p += s[0])
+    if (*(const int64_t *)p < 0) *found = true;
+}
+
+/* Does the signed-integer tensor t hold a negative value? */
+static int has_negative(Ctx *c, Tensor *t, bool *found) {
+  Tensor *u = tensor_contiguous(c, t, TSR_INT64);
+  if (!u) return -1;
+  *found = false;
+  int r = iter_run(c, 1, &u, neg_scan_loop, found);
+  tensor_release(u);
+  return r;
+}
+
+Tensor *ufunc_binary(Ctx *c, BinaryUfunc op, Tensor *a, Tensor *b, Tensor *out) {
+  const char *name = binary_ufunc_names[op];
+  Tensor *in[2] = {a, b};
+  DType ct = common_dtype(2, in), ot;
+  switch (op) {
+  case UF_SUBTRACT:
+    if (ct == TSR_BOOL) {
+      ERR_TYPE(c, "numpy boolean subtract, the `-` operator, is not supported, use the "
+                  "bitwise_xor, the `^` operator, or the logical_xor function instead.");
+      return NULL;
+    }
+    break;
+  case UF_TRUE_DIVIDE:
+    if (!dtype_is_float(ct)) ct = TSR_FLOAT64;
+    break;
+  case UF_FLOOR_DIVIDE: case UF_REMAINDER: case UF_POWER: case UF_LEFT_SHIFT:
+  case UF_RIGHT_SHIFT:
+    if (ct == TSR_BOOL) ct = TSR_INT8;
+    break;
+  case UF_ARCTAN2: case UF_HYPOT: case UF_COPYSIGN:
+    ct = float_for(ct);
+    break;
+  default:
+    break;
+  }
+  if (!binary_loops[op][ct]) { no_loop_error(c, name); return NULL; }
+  ot = binary_is_predicate(op) ? TSR_BOOL : ct;
+
+  /* exact comparison of signed integers with uint64 (promotion would go through float64) */
+  if (ct == TSR_FLOAT64 && op >= UF_EQUAL && op <= UF_GREATER_EQUAL && !a->weak && !b->weak &&
+      dtype_is_int(a->dtype) && dtype_is_int(b->dtype)) {
+    MixedCmp m = {op, a->dtype == TSR_UINT64};
+    DType dts[2] = {m.swapped ? TSR_UINT64 : TSR_INT64, m.swapped ? TSR_INT64 : TSR_UINT64};
+    return run_kernel(c, name, 2, in, dts, ot, out, mixed_cmp_loop, &m);
+  }
+  if (op == UF_POWER && dtype_is_int(ct) && !dtype_is_unsigned(ct)) {
+    bool neg;
+    if (has_negative(c, b, &neg) < 0) return NULL;
+    if (neg) { ERR_VALUE(c, "Integers to negative integer powers are not allowed."); return NULL; }
+  }
+  DType dts[2] = {ct, ct};
+  return run_kernel(c, name, 2, in, dts, ot, out, binary_loops[op][ct], NULL);
+}
+
+Tensor *ufunc_unary(Ctx *c, UnaryUfunc op, Tensor *a, Tensor *out) {
+  const char *name = unary_ufunc_names[op];
+  DType ct = a->dtype, ot;
+  switch (op) {
+  case UF_NEGATIVE:
+    if (ct == TSR_BOOL) {
+      ERR_TYPE(c, "The numpy boolean negative, the `-` operator, is not supported, use the "
+                  "`~` operator or the logical_not function instead.");
+      return NULL;
+    }
+    break;
+  case UF_POSITIVE: case UF_SIGN:
+    if (ct == TSR_BOOL) {
+      ctx_err(c, TSR_ERR_TYPE, "UFuncTypeError (TypeError)",
+              "ufunc '%s' did not contain a loop with signature matching types "
+              "<class 'numpy.dtype[bool_]'> -> None", name);
+      return NULL;
+    }
+    break;
+  case UF_SQUARE: case UF_RECIPROCAL:
+    if (ct == TSR_BOOL) ct = TSR_INT8;
+    break;
+  case UF_INVERT: case UF_ABSOLUTE: case UF_ISNAN: case UF_ISINF: case UF_ISFINITE:
+  case UF_LOGICAL_NOT:
+    break;
+  default:
+    ct = float_for(ct);
+    break;
+  }
+  if (!unary_loops[op][ct]) { no_loop_error(c, name); return NULL; }
+  ot = (op == UF_ISNAN || op == UF_ISINF || op == UF_ISFINITE || op == UF_LOGICAL_NOT)
+           ? TSR_BOOL : ct;
+  return run_kernel(c, name, 1, &a, &ct, ot, out, unary_loops[op][ct], NULL);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+#define WHERE_LOOP(FN, T)                                                              \
+  static void FN(char **d, const int64_t *s, int64_t n, void *aux) {                   \
+    (void)aux;                                                                         \
+    char *po = d[0]; const char *pc = d[1], *px = d[2], *py = d[3];                    \
+    for (int64_t i = 0; i < n; i++, po += s[0], pc += s[1], px += s[2], py += s[3])    \
+      *(T *)po = *(const bool *)pc ? *(const T *)px : *(const T *)py;                  \
+  }
+WHERE_LOOP(where_1, uint8_t)
+WHERE_LOOP(where_2, uint16_t)
+WHERE_LOOP(where_4, uint32_t)
+WHERE_LOOP(where_8, uint64_t)
+
+Tensor *ufunc_where(Ctx *c, Tensor *cond, Tensor *x, Tensor *y) {
+  Tensor *xy[2] = {x, y};
+  DType ct = common_dtype(2, xy);
+  Tensor *in[3] = {cond, x, y};
+  DType dts[3] = {TSR_BOOL, ct, ct};
+  InnerLoop loop;
+  switch (dtype_size(ct)) {
+  case 1: loop = where_1; break;
+  case 2: loop = where_2; break;
+  case 4: loop = where_4; break;
+  default: loop = where_8; break;
+  }
+  return run_kernel(c, "where", 3, in, dts, ct, NULL, loop, NULL);
+}
+
+/* numpy.clip as NumPy 1.24 computes it: minimum(maximum(a, lo), hi), each step with the
+   ufuncs' promotion (so clip(int_array, 0, 2.5) is float64). */
+Tensor *ufunc_clip(Ctx *c, Tensor *a, Tensor *lo, Tensor *hi) {
+  if (!lo && !hi) { ERR_VALUE(c, "One of max or min must be given"); return NULL; }
+  Tensor *t = lo ? ufunc_binary(c, UF_MAXIMUM, a, lo, NULL) : tensor_retain(a);
+  if (!t || !hi) return t;
+  Tensor *r = ufunc_binary(c, UF_MINIMUM, t, hi, NULL);
+  tensor_release(t);
+  return r;
+}

@@ -1,0 +1,485 @@
+/*
+** test_parse.c -- unit tests of the front end (lexer, grammar, AST constructors, parse_chunk):
+** trees as S-expressions, error messages and positions, incomplete input, deep nesting.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "lang/ast.h"
+
+static Ctx ctx;
+
+/* ---- S-expression dumper ---------------------------------------------------------------- */
+
+static char out[1 << 16];
+static size_t outn;
+
+static void put(const char *s) {
+  size_t n = strlen(s);
+  if (outn + n >= sizeof out) n = sizeof out - 1 - outn;
+  memcpy(out + outn, s, n);
+  outn += n;
+  out[outn] = 0;
+}
+
+static void dump(const Node *x);
+
+static void dump_list(const Node *x) {
+  for (; x; x = x->next) { put(" "); dump(x); }
+}
+
+static void dump_opt(const Node *x) {
+  put(" ");
+  if (x) dump(x);
+  else put("_");
+}
+
+static void dump(const Node *x) {
+  char buf[64];
+  if (!x) { put("NULL"); return; }
+  switch (x->kind) {
+    case N_INT: snprintf(buf, sizeof buf, "%lld", (long long)x->ival); put(buf); break;
+    case N_FLOAT: snprintf(buf, sizeof buf, "%.17g", x->fval); put(buf); if (!strpbrk(buf, ".en")) put(".0"); break;
+    case N_STR:
+      put("\"");
+      for (size_t i = 0; i < x->len; i++) {
+        unsigned char ch = (unsigned char)x->str[i];
+        if (ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\') snprintf(buf, sizeof buf, "\\x%02x", ch);
+        else snprintf(buf, sizeof buf, "%c", ch);
+        put(buf);
+      }
+      put("\"");
+      break;
+    case N_NAME:
+      put(x->str);
+      if (x->a) { put(" as "); dump(x->a); }
+      break;
+    case N_TRUE: put("True"); break;
+    case N_FALSE: put("False"); break;
+    case N_NONE: put("None"); break;
+    case N_ELLIPSIS: put("..."); break;
+    case N_BINOP: put("("); put(ast_op_symbol(x->op)); dump_list(x->a); put(" "); dump(x->b); put(")"); break;
+    case N_UNARY:
+      put(x->op == OP_NEG ? "(neg " : x->op == OP_POS ? "(pos " : x->op == OP_INVERT ? "(inv " : "(not ");
+      dump(x->a);
+      put(")");
+      break;
+    case N_AND: case N_OR:
+      put(x->kind == N_AND ? "(and " : "(or "); dump(x->a); put(" "); dump(x->b); put(")"); break;
+    case N_COMPARE:
+      put("(cmp "); dump(x->a);
+      for (const Node *i = x->b; i; i = i->next) { put(" "); put(ast_op_symbol(i->op)); put(" "); dump(i->a); }
+      put(")");
+      break;
+    case N_IFEXP: put("(ifexp"); dump_opt(x->a); dump_opt(x->b); dump_opt(x->c); put(")"); break;
+    case N_CALL: put("(call "); dump(x->a); dump_list(x->b); put(")"); break;
+    case N_KWARG: put("(kw "); put(x->str); put(" "); dump(x->a); put(")"); break;
+    case N_ATTR: put("(. "); dump(x->a); put(" "); put(x->str); put(")"); break;
+    case N_SUBSCRIPT: put("(sub "); dump(x->a); put(" "); dump(x->b); put(")"); break;
+    case N_SLICE: put("(slice"); dump_opt(x->a); dump_opt(x->b); dump_opt(x->c); put(")"); break;
+    case N_TUPLE: put("(tuple"); dump_list(x->a); put(")"); break;
+    case N_LIST: put("(list"); dump_list(x->a); put(")"); break;
+    case N_BLOCK: put("(block"); dump_list(x->a); put(")"); break;
+    case N_EXPR: dump(x->a); break;
+    case N_ASSIGN: put("(="); dump_list(x->a); put(" "); dump(x->b); put(")"); break;
+    case N_AUGASSIGN: put("("); put(ast_op_symbol(x->op)); put("= "); dump(x->a); put(" "); dump(x->b); put(")"); break;
+    case N_DEF: put("(def "); put(x->str); put(" ("); for (const Node *p = x->a; p; p = p->next) { if (p != x->a) put(" "); dump(p); } put(") "); dump(x->b); put(")"); break;
+    case N_PARAM: if (x->a) { put("("); put(x->str); put(" "); dump(x->a); put(")"); } else put(x->str); break;
+    case N_RETURN: put("(return"); if (x->a) { put(" "); dump(x->a); } put(")"); break;
+    case N_IF: put("(if "); dump(x->a); put(" "); dump(x->b); if (x->c) { put(" "); dump(x->c); } put(")"); break;
+    case N_FOR: put("(for "); dump(x->a); put(" "); dump(x->b); put(" "); dump(x->c); put(")"); break;
+    case N_WHILE: put("(while "); dump(x->a); put(" "); dump(x->b); put(")"); break;
+    case N_BREAK: put("break"); break;
+    case N_CONTINUE: put("continue"); break;
+    case N_PASS: put("pass"); break;
+    case N_GLOBAL: put("(global"); dump_list(x->a); put(")"); break;
+    case N_ASSERT: put("(assert "); dump(x->a); if (x->b) { put(" "); dump(x->b); } put(")"); break;
+    case N_DEL: put("(del"); dump_list(x->a); put(")"); break;
+    case N_IMPORT: put("(import "); put(x->str); if (x->a) { put(" as "); dump(x->a); } put(")"); break;
+    case N_FROMIMPORT: put("(from "); put(x->str); if (!x->n) put(" *"); dump_list(x->a); put(")"); break;
+    default: put("?"); put(ast_kind_name(x->kind)); break;
+  }
+}
+
+/* Parses src and returns its statements as S-expressions separated by "; ", or
+   "ERR kind: message @line:col" / "INCOMPLETE kind: message @line:col". */
+static const char *P(const char *src) {
+  static char res[1 << 16];
+  Chunk *ch = NULL;
+  int line = -1, col = -1;
+  ctx_clear(&ctx);
+  ParseResult r = parse_chunk(&ctx, src, strlen(src), "test", &ch, &line, &col);
+  outn = 0;
+  out[0] = 0;
+  if (r == PARSE_OK) {
+    for (const Node *s = ch->root->a; s; s = s->next) {
+      if (s != ch->root->a) put("; ");
+      dump(s);
+    }
+    snprintf(res, sizeof res, "%s", out);
+    chunk_free(&ctx, ch);
+  } else {
+    snprintf(res, sizeof res, "%s %s: %s @%d:%d", r == PARSE_INCOMPLETE ? "INCOMPLETE" : "ERR",
+             ctx.kind, ctx.msg, line, col);
+    if (ch) snprintf(res, sizeof res, "chunk returned on error");
+  }
+  return res;
+}
+
+static ParseResult result_of(const char *src, size_t len, unsigned flags) {
+  Chunk *ch = NULL;
+  int line, col;
+  ctx_clear(&ctx);
+  ParseResult r = parse_chunk_ex(&ctx, src, len, "t", flags, &ch, &line, &col);
+  chunk_free(&ctx, ch);
+  return r;
+}
+
+/* The first statement's node (and its position) of src. */
+static Chunk *pos_chunk;
+static const Node *first(const char *src) {
+  int line, col;
+  if (pos_chunk) chunk_free(&ctx, pos_chunk);
+  pos_chunk = NULL;
+  ctx_clear(&ctx);
+  if (parse_chunk(&ctx, src, strlen(src), "t", &pos_chunk, &line, &col) != PARSE_OK) return NULL;
+  return pos_chunk->root->a;
+}
+#define POS(x, l, c) CHECK((x) && (x)->line == (l) && (x)->col == (c))
+
+static char *repeat(const char *pre, const char *unit, long n, const char *post) {
+  size_t a = strlen(pre), u = strlen(unit), b = strlen(post);
+  char *s = malloc(a + u * (size_t)n + b + 1);
+  memcpy(s, pre, a);
+  for (long i = 0; i < n; i++) memcpy(s + a + u * (size_t)i, unit, u);
+  memcpy(s + a + u * (size_t)n, post, b + 1);
+  return s;
+}
+
+static void test_expressions(void) {
+  CHECK_STR(P("1 + 2 * 3"), "(+ 1 (* 2 3))");
+  CHECK_STR(P("(1 + 2) * 3"), "(* (+ 1 2) 3)");
+  CHECK_STR(P("a - b - c"), "(- (- a b) c)");
+  CHECK_STR(P("-2**2"), "(neg (** 2 2))");
+  CHECK_STR(P("2**-1"), "(** 2 (neg 1))");
+  CHECK_STR(P("a**b**c"), "(** a (** b c))");
+  CHECK_STR(P("a ** -b ** c"), "(** a (neg (** b c)))");
+  CHECK_STR(P("-x.T"), "(neg (. x T))");
+  CHECK_STR(P("~a + +b"), "(+ (inv a) (pos b))");
+  CHECK_STR(P("a | b ^ c & d << 1 >> 2"), "(| a (^ b (& c (>> (<< d 1) 2))))");
+  CHECK_STR(P("a @ b % c // d / e"), "(/ (// (% (@ a b) c) d) e)");
+  CHECK_STR(P("a < b < c"), "(cmp a < b < c)");
+  CHECK_STR(P("(a < b) < c"), "(cmp (cmp a < b) < c)");
+  CHECK_STR(P("a not in b is not c in d is e != f"), "(cmp a not in b is not c in d is e != f)");
+  CHECK_STR(P("not a == b"), "(not (cmp a == b))");
+  CHECK_STR(P("a or b and not c"), "(or a (and b (not c)))");
+  CHECK_STR(P("a or b or c"), "(or (or a b) c)");
+  CHECK_STR(P("x if c else y if d else z"), "(ifexp x c (ifexp y d z))");
+  CHECK_STR(P("a + b if c or d else e"), "(ifexp (+ a b) (or c d) e)");
+  CHECK_STR(P("True, False, None, ..."), "(tuple True False None ...)");
+  CHECK_STR(P("()"), "(tuple)");
+  CHECK_STR(P("(1,)"), "(tuple 1)");
+  CHECK_STR(P("(1, 2)"), "(tuple 1 2)");
+  CHECK_STR(P("((1, 2))"), "(tuple 1 2)");
+  CHECK_STR(P("[]"), "(list)");
+  CHECK_STR(P("[1, [2, 3],]"), "(list 1 (list 2 3))");
+  CHECK_STR(P("1,"), "(tuple 1)");
+  CHECK_STR(P("1, 2"), "(tuple 1 2)");
+  CHECK_STR(P("f()"), "(call f)");
+  CHECK_STR(P("f(1, x, axis=0, keepdims=True,)"), "(call f 1 x (kw axis 0) (kw keepdims True))");
+  CHECK_STR(P("np.linalg.norm(x)"), "(call (. (. np linalg) norm) x)");
+  CHECK_STR(P("f(a)(b)[c].d"), "(. (sub (call (call f a) b) c) d)");
+  CHECK_STR(P("x[1]"), "(sub x 1)");
+  CHECK_STR(P("x[i][j]"), "(sub (sub x i) j)");
+  CHECK_STR(P("x[1, 2]"), "(sub x (tuple 1 2))");
+  CHECK_STR(P("x[1,]"), "(sub x (tuple 1))");
+  CHECK_STR(P("x[()]"), "(sub x (tuple))");
+  CHECK_STR(P("x[:]"), "(sub x (slice _ _ _))");
+  CHECK_STR(P("x[::]"), "(sub x (slice _ _ _))");
+  CHECK_STR(P("x[::-1]"), "(sub x (slice _ _ (neg 1)))");
+  CHECK_STR(P("x[1:, None, ..., 2]"), "(sub x (tuple (slice 1 _ _) None ... 2))");
+  CHECK_STR(P("x[a:b:c, :b, a:, ::c]"),
+            "(sub x (tuple (slice a b c) (slice _ b _) (slice a _ _) (slice _ _ c)))");
+  CHECK_STR(P("x[1:2, ::2] = e"), "(= (sub x (tuple (slice 1 2 _) (slice _ _ 2))) e)");
+  CHECK_STR(P("x[x > 0]"), "(sub x (cmp x > 0))");
+}
+
+static void test_literals(void) {
+  CHECK_STR(P("0x1F + 0o17 + 0b101 + 1_000"), "(+ (+ (+ 31 15) 5) 1000)");
+  CHECK_STR(P("9223372036854775807"), "9223372036854775807");
+  CHECK_STR(P("x = 9223372036854775808"), "ERR SyntaxError: integer literal too large @1:5");
+  CHECK_STR(P("1. + .5 + 1e-3 + 1E+3 + 1.5e2 + 1_0.2_5"), "(+ (+ (+ (+ (+ 1.0 0.5) 0.001) 1000.0) 150.0) 10.25)");
+  CHECK_STR(P("0"), "0");
+  CHECK_STR(P("00 + 0.0 + 0e0"), "(+ (+ 0 0.0) 0.0)");
+  CHECK_STR(P("'a' \"b\" '''c''' \"\"\"d\"\"\""), "\"abcd\"");
+  CHECK_STR(P("'\\n\\t\\\\\\'\\\"\\x41\\u00e9\\0\\101'"), "\"\\x0a\\x09\\x5c'\\x22A\\xc3\\xa9\\x00A\"");
+  CHECK_STR(P("'a\\\nb'"), "\"ab\"");
+  CHECK_STR(P("r'a\\nb'"), "\"a\\x5cnb\"");
+  CHECK_STR(P("'\\d'"), "\"\\x5cd\"");
+  CHECK_STR(P("'''a\nb'''"), "\"a\\x0ab\"");
+  CHECK_STR(P("u'x'"), "\"x\"");
+  CHECK_STR(P("'\\U0001F600'"), "\"\\xf0\\x9f\\x98\\x80\"");
+  CHECK_STR(P("x = 'a\\xZZ'"),
+            "ERR SyntaxError: (unicode error) 'unicodeescape' codec can't decode bytes in "
+            "position 1-2: truncated \\xXX escape @1:5");
+  CHECK_STR(P("x = 0777"),
+            "ERR SyntaxError: leading zeros in decimal integer literals are not permitted; "
+            "use an 0o prefix for octal integers @1:5");
+  CHECK_STR(P("x = 1abc"), "ERR SyntaxError: invalid decimal literal @1:5");
+  CHECK_STR(P("x = 1_"), "ERR SyntaxError: invalid decimal literal @1:6");
+  CHECK_STR(P("x = 1__0"), "ERR SyntaxError: invalid decimal literal @1:6");
+  CHECK_STR(P("x = 0x"), "ERR SyntaxError: invalid hexadecimal literal @1:7");
+  CHECK_STR(P("x = 5e"), "ERR SyntaxError: invalid decimal literal @1:5");
+  CHECK_STR(P("1if x else 2"), "(ifexp 1 x 2)");
+  CHECK_STR(P("b'x'"), "ERR SyntaxError: bytes literals are not supported by tsr @1:1");
+  CHECK_STR(P("f'x'"), "ERR SyntaxError: f-strings are not supported by tsr @1:1");
+}
+
+static void test_statements(void) {
+  CHECK_STR(P("x = 1"), "(= x 1)");
+  CHECK_STR(P("a = b = c"), "(= a b c)");
+  CHECK_STR(P("a, b = b, a"), "(= (tuple a b) (tuple b a))");
+  CHECK_STR(P("m, n = x.shape"), "(= (tuple m n) (. x shape))");
+  CHECK_STR(P("[a, (b, c)] = x"), "(= (list a (tuple b c)) x)");
+  CHECK_STR(P("x.y = z[0] = 1"), "(= (. x y) (sub z 0) 1)");
+  CHECK_STR(P("x += 1; y -= 2; z *= 3; a /= 4; b //= 5; c %= 6; d **= 7; e @= f"),
+            "(+= x 1); (-= y 2); (*= z 3); (/= a 4); (//= b 5); (%= c 6); (**= d 7); (@= e f)");
+  CHECK_STR(P("a &= 1; a |= 2; a ^= 3; a <<= 4; a >>= 5;"),
+            "(&= a 1); (|= a 2); (^= a 3); (<<= a 4); (>>= a 5)");
+  CHECK_STR(P("x[1:] += y"), "(+= (sub x (slice 1 _ _)) y)");
+  CHECK_STR(P("pass; break; continue"), "pass; break; continue");
+  CHECK_STR(P("return"), "(return)");
+  CHECK_STR(P("return a, b"), "(return (tuple a b))");
+  CHECK_STR(P("global a, b"), "(global a b)");
+  CHECK_STR(P("assert x > 0, 'bad'"), "(assert (cmp x > 0) \"bad\")");
+  CHECK_STR(P("assert x"), "(assert x)");
+  CHECK_STR(P("del x, y[0], z.a"), "(del x (sub y 0) (. z a))");
+  CHECK_STR(P("import numpy"), "(import numpy)");
+  CHECK_STR(P("import numpy as np"), "(import numpy as np)");
+  CHECK_STR(P("import numpy.linalg as la"), "(import numpy.linalg as la)");
+  CHECK_STR(P("from numpy import *"), "(from numpy *)");
+  CHECK_STR(P("from numpy import zeros, ones as o"), "(from numpy zeros ones as o)");
+  CHECK_STR(P("from numpy import (zeros,\n ones,)"), "(from numpy zeros ones)");
+  CHECK_STR(P("if x: y = 1"), "(if x (block (= y 1)))");
+  CHECK_STR(P("if x: a; b\nelse: c"), "(if x (block a b) (block c))");
+  CHECK_STR(P("if a:\n  x\nelif b:\n  y\nelif c:\n  z\nelse:\n  w\n"),
+            "(if a (block x) (if b (block y) (if c (block z) (block w))))");
+  CHECK_STR(P("for i in range(3):\n    print(i)\n"), "(for i (call range 3) (block (call print i)))");
+  CHECK_STR(P("for i, x in enumerate(a): pass"), "(for (tuple i x) (call enumerate a) (block pass))");
+  CHECK_STR(P("for x in 1, 2: pass"), "(for x (tuple 1 2) (block pass))");
+  CHECK_STR(P("while x < 3:\n  x += 1\n  if x: break\n"), "(while (cmp x < 3) (block (+= x 1) (if x (block break))))");
+  CHECK_STR(P("def f(a, b=1, c=2,):\n    return a\n"), "(def f (a (b 1) (c 2)) (block (return a)))");
+  CHECK_STR(P("def f(): pass"), "(def f () (block pass))");
+  CHECK_STR(P("def f(x):\n  def g(y):\n    return x + y\n  return g\nz = f(1)(2)\n"),
+            "(def f (x) (block (def g (y) (block (return (+ x y)))) (return g))); (= z (call (call f 1) 2))");
+  CHECK_STR(P(""), "");
+  CHECK_STR(P("\n\n# only a comment\n   \n"), "");
+  CHECK_STR(P("x = 1  # comment\n\n\n  # indented comment\ny = 2"), "(= x 1); (= y 2)");
+  CHECK_STR(P("x = (1 +\n     2)\ny = [1,\n  2]"), "(= x (+ 1 2)); (= y (list 1 2))");
+  CHECK_STR(P("x = 1 + \\\n  2"), "(= x (+ 1 2))");
+  CHECK_STR(P("if x:\n\ty\n\tz\n"), "(if x (block y z))");
+  CHECK_STR(P("if x:\n        y\n\tz\n"), "ERR TabError: inconsistent use of tabs and spaces in indentation @3:1");
+  CHECK_STR(P("if x:\n  \ty\n  \tz\n"), "(if x (block y z))");
+  CHECK_STR(P("if x:\r\n  y\r\n"), "(if x (block y))");
+  CHECK_STR(P("if a:\n  if b:\n    x\nelse:\n  y\n"), "(if a (block (if b (block x))) (block y))");
+  CHECK_STR(P("x = 1;"), "(= x 1)");
+  CHECK_STR(P("x = \"\"\"a\nb\"\"\"; y = 2"), "(= x \"a\\x0ab\"); (= y 2)");
+}
+
+static void test_errors(void) {
+  CHECK_STR(P("x = "), "ERR SyntaxError: invalid syntax @1:5");
+  CHECK_STR(P("x = 1 +"), "ERR SyntaxError: invalid syntax @1:8");
+  CHECK_STR(P("x = 1 2"), "ERR SyntaxError: invalid syntax @1:7");
+  CHECK_STR(P("f(1 2)"), "ERR SyntaxError: invalid syntax. Perhaps you forgot a comma? @1:3");
+  CHECK_STR(P("x = [1 2]"), "ERR SyntaxError: invalid syntax. Perhaps you forgot a comma? @1:6");
+  CHECK_STR(P("\"abc"), "ERR SyntaxError: unterminated string literal (detected at line 1) @1:1");
+  CHECK_STR(P("x = \"abc\ndef\""), "ERR SyntaxError: unterminated string literal (detected at line 1) @1:5");
+  CHECK_STR(P("x = (1))"), "ERR SyntaxError: unmatched ')' @1:8");
+  CHECK_STR(P("x = (1, 2]"), "ERR SyntaxError: closing parenthesis ']' does not match opening parenthesis '(' @1:10");
+  CHECK_STR(P("x = (1,\n 2]"), "ERR SyntaxError: closing parenthesis ']' does not match opening parenthesis '(' on line 1 @2:3");
+  CHECK_STR(P("if x\n  pass"), "ERR SyntaxError: expected ':' @1:5");
+  CHECK_STR(P("for i in x\n  pass"), "ERR SyntaxError: expected ':' @1:11");
+  CHECK_STR(P("def f()\n pass"), "ERR SyntaxError: expected ':' @1:8");
+  CHECK_STR(P("else: pass"), "ERR SyntaxError: invalid syntax @1:1");
+  CHECK_STR(P("if x:\npass"), "ERR IndentationError: expected an indented block after 'if' statement on line 1 @2:1");
+  CHECK_STR(P("def f(x):\nreturn x"), "ERR IndentationError: expected an indented block after function definition on line 1 @2:1");
+  CHECK_STR(P(" x"), "ERR IndentationError: unexpected indent @1:1");
+  CHECK_STR(P("x = 1\n  y = 2"), "ERR IndentationError: unexpected indent @2:2");
+  CHECK_STR(P("if 1:\n  a\n      b"), "ERR IndentationError: unexpected indent @3:6");
+  CHECK_STR(P("if x:\n  a\n b"), "ERR IndentationError: unindent does not match any outer indentation level @3:3");
+  CHECK_STR(P("if 1:\n  a\n\tb"), "ERR TabError: inconsistent use of tabs and spaces in indentation @3:1");
+  CHECK_STR(P("f(a=1, 2)"), "ERR SyntaxError: positional argument follows keyword argument @1:8");
+  CHECK_STR(P("f(a=1, a=2)"), "ERR SyntaxError: keyword argument repeated: a @1:8");
+  CHECK_STR(P("def f(a=1, b): pass"), "ERR SyntaxError: non-default argument follows default argument @1:12");
+  CHECK_STR(P("def f(a, a): pass"), "ERR SyntaxError: duplicate argument 'a' in function definition @1:10");
+  CHECK_STR(P("f() = 1"), "ERR SyntaxError: cannot assign to function call here. Maybe you meant '==' instead of '='? @1:1");
+  CHECK_STR(P("a, f() = 1, 2"), "ERR SyntaxError: cannot assign to function call here. Maybe you meant '==' instead of '='? @1:4");
+  CHECK_STR(P("a, [f()] = 1, 2"), "ERR SyntaxError: cannot assign to function call @1:5");
+  CHECK_STR(P("(a, f()) = 1"), "ERR SyntaxError: cannot assign to function call @1:5");
+  CHECK_STR(P("(f()) = 1"), "ERR SyntaxError: cannot assign to function call here. Maybe you meant '==' instead of '='? @1:2");
+  CHECK_STR(P("x = 1 = 2"), "ERR SyntaxError: cannot assign to literal @1:5");
+  CHECK_STR(P("if x:\n  a\nelse"), "ERR SyntaxError: expected ':' @3:5");
+  CHECK_STR(P("x = f() = 1"), "ERR SyntaxError: cannot assign to function call @1:5");
+  CHECK_STR(P("[1] = x"), "ERR SyntaxError: cannot assign to literal @1:2");
+  CHECK_STR(P("(a) + 1 = 2"), "ERR SyntaxError: cannot assign to expression here. Maybe you meant '==' instead of '='? @1:1");
+  CHECK_STR(P("not a = 1"), "ERR SyntaxError: cannot assign to expression @1:1");
+  CHECK_STR(P("a < b = 1"), "ERR SyntaxError: cannot assign to comparison @1:1");
+  CHECK_STR(P("a if b else c = 1"), "ERR SyntaxError: cannot assign to conditional expression @1:1");
+  CHECK_STR(P("None = 1"), "ERR SyntaxError: cannot assign to None @1:1");
+  CHECK_STR(P("1 = x"), "ERR SyntaxError: cannot assign to literal here. Maybe you meant '==' instead of '='? @1:1");
+  CHECK_STR(P("f() += 1"), "ERR SyntaxError: 'function call' is an illegal expression for augmented assignment @1:1");
+  CHECK_STR(P("(a, b) += 1"), "ERR SyntaxError: 'tuple' is an illegal expression for augmented assignment @1:1");
+  CHECK_STR(P("for f() in x: pass"), "ERR SyntaxError: cannot assign to function call @1:5");
+  CHECK_STR(P("del f()"), "ERR SyntaxError: cannot delete function call @1:5");
+  CHECK_STR(P("class A: pass"), "ERR SyntaxError: 'class' is not supported by tsr @1:1");
+  CHECK_STR(P("f = lambda: 1"), "ERR SyntaxError: 'lambda' is not supported by tsr @1:5");
+  CHECK_STR(P("x = $"), "ERR SyntaxError: invalid syntax @1:5");
+  CHECK_STR(P("x = 1 \\ y"), "ERR SyntaxError: unexpected character after line continuation character @1:8");
+  CHECK_STR(P("x = {}"), "ERR SyntaxError: invalid syntax @1:5");
+  CHECK_STR(P("a == not b"), "ERR SyntaxError: invalid syntax @1:6");
+  CHECK_STR(P("x[]"), "ERR SyntaxError: invalid syntax @1:3");
+  CHECK_STR(P("x[1,,2]"), "ERR SyntaxError: invalid syntax @1:5");
+  CHECK_STR(P("x = 1\ny = (\n"), "INCOMPLETE SyntaxError: '(' was never closed @2:5");
+  CHECK_STR(P("x = 1\ny = +\n"), "ERR SyntaxError: invalid syntax @2:6");
+  CHECK_STR(P("while x: pass\n  y"), "ERR IndentationError: unexpected indent @2:2");
+  /* a syntax error anywhere means nothing parses */
+  CHECK_STR(P("x = 1\ny = 2\nz = )"), "ERR SyntaxError: unmatched ')' @3:5");
+}
+
+static void test_incomplete(void) {
+  CHECK_STR(P("for i in x:"), "INCOMPLETE IndentationError: expected an indented block after 'for' statement on line 1 @1:12");
+  CHECK_STR(P("if x:\n    a\nelse:\n"), "INCOMPLETE IndentationError: expected an indented block after 'else' statement on line 3 @3:6");
+  CHECK_STR(P("f(1,"), "INCOMPLETE SyntaxError: '(' was never closed @1:2");
+  CHECK_STR(P("f(1, (2,"), "INCOMPLETE SyntaxError: '(' was never closed @1:6");
+  CHECK_STR(P("(1,\n[2"), "INCOMPLETE SyntaxError: '[' was never closed @2:1");
+  CHECK_STR(P("\"\"\"abc"), "INCOMPLETE SyntaxError: unterminated triple-quoted string literal (detected at line 1) @1:1");
+  CHECK_STR(P("x = '''abc\n\ndef"), "INCOMPLETE SyntaxError: unterminated triple-quoted string literal (detected at line 3) @1:5");
+  CHECK_STR(P("x = 1 + \\"), "INCOMPLETE SyntaxError: unexpected EOF while parsing @1:10");
+  CHECK_STR(P("x = 1 + \\\n"), "INCOMPLETE SyntaxError: unexpected EOF while parsing @2:1");
+  /* a script may end inside a block; the REPL mode waits for a blank line */
+  const char *blk = "for i in x:\n    print(i)\n";
+  CHECK(result_of(blk, strlen(blk), 0) == PARSE_OK);
+  CHECK(result_of(blk, strlen(blk), PARSE_INTERACTIVE) == PARSE_INCOMPLETE);
+  const char *blk2 = "for i in x:\n    print(i)\n\n";
+  CHECK(result_of(blk2, strlen(blk2), PARSE_INTERACTIVE) == PARSE_OK);
+  const char *blk3 = "if x:\n    a\n";
+  CHECK(result_of(blk3, strlen(blk3), PARSE_INTERACTIVE) == PARSE_INCOMPLETE);
+  const char *simple = "x = 1\n";
+  CHECK(result_of(simple, strlen(simple), PARSE_INTERACTIVE) == PARSE_OK);
+  const char *oneline = "if x: y\n";
+  CHECK(result_of(oneline, strlen(oneline), PARSE_INTERACTIVE) == PARSE_OK);
+  const char *hdr = "for i in x:\n";
+  CHECK(result_of(hdr, strlen(hdr), PARSE_INTERACTIVE) == PARSE_INCOMPLETE);
+  const char *bad = "x = )\n";
+  CHECK(result_of(bad, strlen(bad), PARSE_INTERACTIVE) == PARSE_ERROR);
+}
+
+static void test_limits(void) {
+  const char nul[] = "x = 1\ny = \0 2";
+  CHECK(result_of(nul, sizeof nul - 1, 0) == PARSE_ERROR);
+  CHECK_STR(ctx.msg, "source code cannot contain null bytes");
+  CHECK(ctx.status == TSR_ERR_SYNTAX);
+
+  char *s = repeat("", "(", 100000, "");
+  CHECK_STR(P(s), "ERR SyntaxError: too many nested parentheses @1:201");
+  free(s);
+  s = repeat("x = ", "(", 200, "1");
+  char *s2 = repeat(s, ")", 200, "");
+  CHECK(result_of(s2, strlen(s2), 0) == PARSE_OK);
+  free(s);
+  free(s2);
+  s = repeat("x = 1", "+1", 100000, "\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_OK);
+  free(s);
+  s = repeat("x = ", "-", 1000, "x\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_OK);
+  free(s);
+  s = repeat("x = ", "-", 100000, "x\n");
+  ParseResult r = result_of(s, strlen(s), 0);
+  CHECK(r == PARSE_ERROR && strcmp(ctx.msg, "too complex") == 0);
+  free(s);
+  s = repeat("x = 2", "**2", 100000, "\n");
+  r = result_of(s, strlen(s), 0);
+  CHECK(r == PARSE_ERROR && strcmp(ctx.msg, "too complex") == 0);
+  free(s);
+  s = repeat("x = [", "1, ", 100000, "]\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_OK);
+  free(s);
+  s = repeat("x = 1", "; y = 2", 10000, "\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_OK);
+  free(s);
+  /* 100 levels of indentation are fine, 101 are not */
+  char buf[20000];
+  size_t n = 0;
+  for (int i = 0; i < 101; i++) {
+    for (int j = 0; j < i; j++) buf[n++] = ' ';
+    memcpy(buf + n, "if x:\n", 6);
+    n += 6;
+  }
+  for (int j = 0; j < 101; j++) buf[n++] = ' ';
+  memcpy(buf + n, "pass\n", 6);
+  CHECK(result_of(buf, strlen(buf), 0) == PARSE_ERROR);
+  CHECK_STR(ctx.msg, "too many levels of indentation");
+  /* a memory cap is a MemoryError, not a crash */
+  ctx.mem_max = ctx.mem_used + 1000;
+  s = repeat("x = [", "1, ", 1000, "]\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_ERROR);
+  CHECK(ctx.status == TSR_ERR_MEMORY);
+  ctx.mem_max = 0;
+  free(s);
+}
+
+static void test_positions(void) {
+  const Node *x = first("x = 1");
+  POS(x, 1, 1);
+  x = first("  \n\n(a + b) * c");
+  POS(x, 3, 1);
+  POS(x->a, 3, 1);
+  POS(x->a->a, 3, 2);
+  x = first("y = (a +\n  b) * c");
+  POS(x->b, 1, 5);
+  POS(x->b->a->b, 2, 3);
+  x = first("foo.bar(1)[2]");
+  POS(x->a, 1, 1);
+  POS(x->a->a, 1, 1);
+  POS(x->a->b, 1, 12);
+  x = first("if x:\n    y = -z\n");
+  POS(x, 1, 1);
+  POS(x->b, 2, 5);
+  POS(x->b->a, 2, 5);
+  POS(x->b->a->b, 2, 9);
+  x = first("a, b = 1, 2");
+  POS(x->a, 1, 1);
+  POS(x->b, 1, 8);
+  x = first("x[1:2, :3]");
+  POS(x->a->b->a, 1, 3);
+  POS(x->a->b->a->next, 1, 8);
+  x = first("f(x, k=2)");
+  POS(x->a->b->next, 1, 6);
+  x = first("s = 'ab' \\\n  'cd'");
+  POS(x->b, 1, 5);
+  x = first("t = '''a\nb''' + c");
+  POS(x->b->b, 2, 8);
+  if (pos_chunk) {
+    CHECK_STR(pos_chunk->source, "t = '''a\nb''' + c");
+    CHECK_STR(pos_chunk->name, "t");
+    chunk_free(&ctx, pos_chunk);
+    pos_chunk = NULL;
+  }
+  CHECK_STR(ast_kind_name(N_SUBSCRIPT), "SUBSCRIPT");
+  CHECK_STR(ast_op_symbol(OP_NOT_IN), "not in");
+}
+
+int main(void) {
+  ctx_init(&ctx, NULL, NULL);
+  test_expressions();
+  test_literals();
+  test_statements();
+  test_errors();
+  test_incomplete();
+  test_limits();
+  test_positions();
+  CHECK(ctx.mem_used == 0);
+  return CHECK_DONE("parse");
+}

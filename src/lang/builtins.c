@@ -41,8 +41,8 @@ static int float_to_int(Interp *I, double d, int64_t *out) {
 /* Strips leading and trailing ASCII whitespace of s into [*begin, *end). */
 static void strip_space(const char *s, size_t len, const char **begin, const char **end) {
   const char *p = s, *q = s + len;
-  while (p < q && strchr(" \t\n\r\f\v", *p)) p++;
-  while (q > p && strchr(" \t\n\r\f\v", q[-1])) q--;
+  while (p < q && *p && strchr(" \t\n\r\f\v", *p)) p++;
+  while (q > p && q[-1] && strchr(" \t\n\r\f\v", q[-1])) q--;
   *begin = p;
   *end = q;
 }

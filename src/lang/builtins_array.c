@@ -669,6 +669,230 @@ static int bi_flip(Interp *I, const Args *a, Value *out) {
 }
 
 /* --------------------------------------------------------------------------------------------
+** Joining
+*/
+
+/* The operands of a joining function: a list or tuple of array-likes as strong tensors
+   (owned by *ts, an array of *n allocated with ctx_malloc; release with free_tensors). */
+static int sequence_tensors(Interp *I, Value seq, const char *what, Tensor ***ts, int64_t *n) {
+  *ts = NULL;
+  *n = 0;
+  if (seq.type != V_LIST && seq.type != V_TUPLE)
+    return IERR_TYPE(I, "%s() argument must be a list or tuple of arrays, not %s", what,
+                     value_type_name(seq));
+  const List *l = as_list(seq);
+  if (l->n == 0) return IERR_VALUE(I, "need at least one array to %s", what);
+  Tensor **arr = ctx_malloc(interp_ctx(I), sizeof(Tensor *) * (size_t)l->n);
+  if (!arr) return -1;
+  for (int64_t i = 0; i < l->n; i++) {
+    if (!(arr[i] = arg_tensor(I, l->items[i]))) {
+      while (i-- > 0) tensor_release(arr[i]);
+      ctx_free(interp_ctx(I), arr, sizeof(Tensor *) * (size_t)l->n);
+      return -1;
+    }
+  }
+  *ts = arr;
+  *n = l->n;
+  return 0;
+}
+
+static void free_tensors(Interp *I, Tensor **ts, int64_t n) {
+  if (!ts) return;
+  for (int64_t i = 0; i < n; i++) tensor_release(ts[i]);
+  ctx_free(interp_ctx(I), ts, sizeof(Tensor *) * (size_t)n);
+}
+
+/* Joins n tensors along axis (normalised against their common ndim) into a new tensor of
+   dtype dt (-1: the promotion of their dtypes), as numpy.concatenate.  New reference. */
+static Tensor *concat_tensors(Interp *I, Tensor *const *ts, int64_t n, int axis, int dt) {
+  Ctx *c = interp_ctx(I);
+  int nd = ts[0]->ndim;
+  if (nd == 0) {
+    ERR_VALUE(c, "zero-dimensional arrays cannot be concatenated");
+    return NULL;
+  }
+  if (axis_normalize(c, axis, nd, &axis)) return NULL;
+  int64_t shape[TSR_MAXDIMS];
+  memcpy(shape, ts[0]->shape, sizeof(int64_t) * (size_t)nd);
+  shape[axis] = 0;
+  DType rdt = ts[0]->dtype;
+  for (int64_t k = 0; k < n; k++) {
+    const Tensor *t = ts[k];
+    if (t->ndim != nd) {
+      ERR_VALUE(c, "all the input arrays must have same number of dimensions, but the array "
+                   "at index 0 has %d dimension(s) and the array at index %lld has %d "
+                   "dimension(s)", nd, (long long)k, t->ndim);
+      return NULL;
+    }
+    for (int i = 0; i < nd; i++) {
+      if (i != axis && t->shape[i] != ts[0]->shape[i]) {
+        ERR_VALUE(c, "all the input array dimensions except for the concatenation axis must "
+                     "match exactly, but along dimension %d, the array at index 0 has size "
+                     "%lld and the array at index %lld has size %lld", i,
+                  (long long)ts[0]->shape[i], (long long)k, (long long)t->shape[i]);
+        return NULL;
+      }
+    }
+    shape[axis] += t->shape[axis];
+    if (k > 0) rdt = dtype_promote(rdt, t->dtype);
+  }
+  Tensor *r = tensor_empty(c, dt >= 0 ? (DType)dt : rdt, nd, shape);
+  if (!r) return NULL;
+  int64_t start = 0;
+  for (int64_t k = 0; k < n; k++) {
+    int64_t part[TSR_MAXDIMS];
+    memcpy(part, shape, sizeof(int64_t) * (size_t)nd);
+    part[axis] = ts[k]->shape[axis];
+    Tensor *dst = tensor_view(r, nd, part, r->strides, r->offset + start * r->strides[axis]);
+    int rc = dst ? tensor_assign(c, dst, ts[k]) : -1;
+    tensor_release(dst);
+    if (rc) { tensor_release(r); return NULL; }
+    start += part[axis];
+  }
+  return r;
+}
+
+/* concatenate((a1, a2, ...), axis=0, out=None, dtype=None); axis=None joins the raveled
+   arrays. */
+static int bi_concatenate(Interp *I, const Args *a, Value *out) {
+  Value s[4];
+  if (args_parse(I, a, "concatenate", "arrays,axis=,out=,dtype=", s)) return -1;
+  int64_t axis = 0;
+  int dt = -1;
+  if ((given(s[1]) && value_to_int(I, s[1], &axis)) || value_to_dtype(I, s[3], &dt)) return -1;
+  if (given(s[2])) return IERR_VALUE(I, "concatenate: out= is not supported by tsr");
+  Tensor **ts;
+  int64_t n;
+  if (sequence_tensors(I, s[0], "concatenate", &ts, &n)) return -1;
+  Tensor *r = NULL;
+  if (s[1].type == V_NONE) {
+    for (int64_t k = 0; k < n; k++) {
+      Tensor *flat = tensor_ravel(interp_ctx(I), ts[k]);
+      if (!flat) goto done;
+      tensor_release(ts[k]);
+      ts[k] = flat;
+    }
+  }
+  r = concat_tensors(I, ts, n, (int)(axis < INT32_MIN + 1 || axis > INT32_MAX ? INT32_MAX : axis),
+                     dt);
+done:
+  free_tensors(I, ts, n);
+  return ret_tensor(r, out);
+}
+
+/* The view of t with at least `want` dimensions, as numpy.atleast_1d/2d/3d shape them:
+   0-d -> (1,), (1, 1), (1, 1, 1); 1-d (N,) -> (1, N) or (1, N, 1); 2-d (M, N) -> (M, N, 1). */
+static Tensor *at_least(Interp *I, Tensor *t, int want) {
+  int axes[3], n = 0;
+  if (t->ndim >= want) return tensor_retain(t);
+  if (t->ndim == 0) {
+    for (n = 0; n < want; n++) axes[n] = n;
+  } else if (want == 2) {
+    axes[n++] = 0;
+  } else if (t->ndim == 1) {
+    axes[n++] = 0;
+    axes[n++] = 2;
+  } else {
+    axes[n++] = 2;
+  }
+  return insert_unit_axes(I, t, axes, n);
+}
+
+/* atleast_1d/2d/3d(*arys): one tensor for one argument, else a list. */
+static int at_least_common(Interp *I, const Args *a, const char *name, int want, Value *out) {
+  if (a->nkw > 0)
+    return IERR_TYPE(I, "%s() got an unexpected keyword argument '%s'", name, a->kwnames[0]);
+  Value list = v_undef();
+  if (a->npos != 1 && (list = value_list(I, a->npos)).type == V_UNDEF) return -1;
+  for (int i = 0; i < a->npos; i++) {
+    Tensor *t = arg_tensor(I, a->pos[i]), *r = NULL;
+    if (t) r = at_least(I, t, want);
+    tensor_release(t);
+    if (!r) {
+      if (list.type != V_UNDEF) value_decref(list);
+      return -1;
+    }
+    if (a->npos == 1) return ret_tensor(r, out);
+    as_list(list)->items[i] = v_tensor(r);
+  }
+  *out = list;
+  return 0;
+}
+static int bi_atleast_1d(Interp *I, const Args *a, Value *out) {
+  return at_least_common(I, a, "atleast_1d", 1, out);
+}
+static int bi_atleast_2d(Interp *I, const Args *a, Value *out) {
+  return at_least_common(I, a, "atleast_2d", 2, out);
+}
+static int bi_atleast_3d(Interp *I, const Args *a, Value *out) {
+  return at_least_common(I, a, "atleast_3d", 3, out);
+}
+
+/* stack / vstack / hstack: kind 0 = stack along a new axis, 1 = vstack, 2 = hstack. */
+static int stack_common(Interp *I, Value seq, int64_t axis, int dt, int kind, Value *out) {
+  Tensor **ts;
+  int64_t n;
+  if (sequence_tensors(I, seq, kind == 0 ? "stack" : "concatenate", &ts, &n)) return -1;
+  Tensor *r = NULL;
+  for (int64_t k = 1; kind == 0 && k < n; k++) {
+    if (ts[k]->ndim != ts[0]->ndim ||
+        memcmp(ts[k]->shape, ts[0]->shape, sizeof(int64_t) * (size_t)ts[0]->ndim) != 0) {
+      IERR_VALUE(I, "all input arrays must have the same shape");
+      goto done;
+    }
+  }
+  for (int64_t k = 0; k < n; k++) {
+    Tensor *v;
+    if (kind == 0) {
+      int ax = (int)(axis < INT32_MIN + 1 || axis > INT32_MAX ? INT32_MAX : axis);
+      v = insert_unit_axes(I, ts[k], &ax, 1);
+    } else {
+      v = at_least(I, ts[k], kind == 1 ? 2 : 1);
+    }
+    if (!v) goto done;
+    tensor_release(ts[k]);
+    ts[k] = v;
+  }
+  if (kind == 0) axis = axis < 0 ? axis + ts[0]->ndim : axis;
+  else if (kind == 1) axis = 0;
+  else axis = ts[0]->ndim == 1 ? 0 : 1;
+  r = concat_tensors(I, ts, n, (int)axis, dt);
+done:
+  free_tensors(I, ts, n);
+  return ret_tensor(r, out);
+}
+
+/* stack(arrays, axis=0, out=None, *, dtype=None): joins equal-shaped arrays along a new
+   axis. */
+static int bi_stack(Interp *I, const Args *a, Value *out) {
+  Value s[4];
+  if (args_parse(I, a, "stack", "arrays,axis=,out=,*,dtype=", s)) return -1;
+  int64_t axis = 0;
+  int dt = -1;
+  if ((given(s[1]) && value_to_int(I, s[1], &axis)) || value_to_dtype(I, s[3], &dt)) return -1;
+  if (given(s[2])) return IERR_VALUE(I, "stack: out= is not supported by tsr");
+  return stack_common(I, s[0], axis, dt, 0, out);
+}
+
+/* vstack(tup, *, dtype=None): rows (1-d arrays become (1, N)). */
+static int bi_vstack(Interp *I, const Args *a, Value *out) {
+  Value s[2];
+  if (args_parse(I, a, "vstack", "tup,*,dtype=", s)) return -1;
+  int dt = -1;
+  if (value_to_dtype(I, s[1], &dt)) return -1;
+  return stack_common(I, s[0], 0, dt, 1, out);
+}
+
+/* hstack(tup, *, dtype=None): columns (1-d arrays are joined end to end). */
+static int bi_hstack(Interp *I, const Args *a, Value *out) {
+  Value s[2];
+  if (args_parse(I, a, "hstack", "tup,*,dtype=", s)) return -1;
+  int dt = -1;
+  if (value_to_dtype(I, s[1], &dt)) return -1;
+  return stack_common(I, s[0], 0, dt, 2, out);
+}
+
+/* --------------------------------------------------------------------------------------------
 ** Tensor methods
 */
 
@@ -882,6 +1106,22 @@ const Builtin builtins_array_table[] = {
    "broadcast_to(array, shape, subok=False)\n\nBroadcast an array to a new shape."},
   {NULL, "flip", bi_flip,
    "flip(m, axis=None)\n\nReverse the order of elements in an array along the given axis."},
+  {NULL, "concatenate", bi_concatenate,
+   "concatenate((a1, a2, ...), axis=0, out=None, dtype=None)\n\nJoin a sequence of arrays "
+   "along an existing axis."},
+  {NULL, "stack", bi_stack,
+   "stack(arrays, axis=0, out=None, *, dtype=None)\n\nJoin a sequence of arrays along a new "
+   "axis."},
+  {NULL, "vstack", bi_vstack,
+   "vstack(tup, *, dtype=None)\n\nStack arrays in sequence vertically (row wise)."},
+  {NULL, "hstack", bi_hstack,
+   "hstack(tup, *, dtype=None)\n\nStack arrays in sequence horizontally (column wise)."},
+  {NULL, "atleast_1d", bi_atleast_1d,
+   "atleast_1d(*arys)\n\nConvert inputs to arrays with at least one dimension."},
+  {NULL, "atleast_2d", bi_atleast_2d,
+   "atleast_2d(*arys)\n\nView inputs as arrays with at least two dimensions."},
+  {NULL, "atleast_3d", bi_atleast_3d,
+   "atleast_3d(*arys)\n\nView inputs as arrays with at least three dimensions."},
   /* methods */
   {"ndarray", "reshape", m_reshape,
    "a.reshape(shape, order='C')\n\nReturns an array containing the same data with a new "

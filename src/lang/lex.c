@@ -101,11 +101,25 @@ void lex_init(Lexer *L, Ctx *c, const char *src, size_t len) {
   L->src = src;
   L->len = len;
   L->line = 1;
+  L->col_val = 1;
   L->at_bol = true;
   if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) L->pos = L->line_start = 3;
 }
 
-static int col_of(const Lexer *L, size_t p) { return (int)(p - L->line_start) + 1; }
+/* 1-based column of byte offset p on the current line, counted in characters (UTF-8 lead
+   bytes) as CPython does.  Positions mostly grow along a line, so the count resumes from
+   the last one asked for. */
+static int col_of(Lexer *L, size_t p) {
+  if (L->col_line_start != L->line_start || p < L->col_pos || L->col_pos < L->line_start) {
+    L->col_line_start = L->line_start;
+    L->col_pos = L->line_start;
+    L->col_val = 1;
+  }
+  for (size_t i = L->col_pos; i < p; i++)
+    if (((unsigned char)L->src[i] & 0xC0) != 0x80) L->col_val++;
+  L->col_pos = p;
+  return L->col_val;
+}
 
 /* Records a lexical error at line/col; returns -1. */
 static int lex_fail(Lexer *L, int line, int col, const char *kind, const char *fmt, ...)
@@ -188,16 +202,19 @@ static int line_start(Lexer *L, Token *t) {
       L->alt[L->nindent] = alt;
       L->nindent++;
       make(L, t, TK_INDENT, p, p);
-      t->col = col > 0 ? col : 1;
+      if (t->col > 1) t->col--;           /* CPython's caret: the last indenting character */
       return TK_INDENT;
     }
     int count = 0;
     while (L->nindent > 0 && col < L->indent[L->nindent - 1]) { L->nindent--; count++; }
     top = L->nindent ? L->indent[L->nindent - 1] : 0;
     atop = L->nindent ? L->alt[L->nindent - 1] : 0;
-    if (col != top)
-      return lex_fail(L, L->line, col + 2, "IndentationError",
+    if (col != top) {                     /* CPython points just past the line's end */
+      size_t e = p;
+      while (e < L->len && L->src[e] != '\n' && L->src[e] != '\r') e++;
+      return lex_fail(L, L->line, col_of(L, e), "IndentationError",
                       "unindent does not match any outer indentation level");
+    }
     if (alt != atop)
       return lex_fail(L, L->line, 1, "TabError",
                       "inconsistent use of tabs and spaces in indentation");
@@ -212,7 +229,6 @@ static int line_start(Lexer *L, Token *t) {
 static int scan_string(Lexer *L, Token *t, size_t start, size_t q) {
   char quote = L->src[q];
   int line = L->line, col = col_of(L, start);
-  size_t line_start0 = L->line_start;
   bool triple = q + 2 < L->len && L->src[q + 1] == quote && L->src[q + 2] == quote;
   size_t p = q + (triple ? 3 : 1);
   for (;;) {
@@ -252,7 +268,7 @@ static int scan_string(Lexer *L, Token *t, size_t start, size_t q) {
   t->z = L->src + start;
   t->n = (int)(p - start);
   t->line = line;
-  t->col = (int)(start - line_start0) + 1;
+  t->col = col;
   L->pos = p;
   L->line_has_tokens = true;
   L->blank_at_end = false;
@@ -292,7 +308,10 @@ static int scan_number(Lexer *L, Token *t, size_t start) {
     if (q < L->len && s[q] == '_') q++;
     size_t e = scan_digits(L, q, base, &bad);
     if (e == 0) return lex_fail(L, line, col_of(L, bad), "SyntaxError", "invalid %s literal", what);
-    if (e == q) return lex_fail(L, line, col_of(L, q), "SyntaxError", "invalid %s literal", what);
+    if (e == q && base < 10 && q < L->len && is_digit(s[q]))
+      return lex_fail(L, line, col_of(L, q), "SyntaxError", "invalid digit '%c' in %s literal",
+                      s[q], what);
+    if (e == q) return lex_fail(L, line, col_of(L, p + 2), "SyntaxError", "invalid %s literal", what);
     if (is_ident(cls(L, e))) {
       if (base < 10 && is_digit(s[e]))
         return lex_fail(L, line, col_of(L, e), "SyntaxError", "invalid digit '%c' in %s literal",

@@ -23,6 +23,8 @@ typedef struct Lexer {
   size_t len, pos;
   int line;               /* line of src[pos] */
   size_t line_start;      /* offset of the start of that line */
+  size_t col_line_start, col_pos;  /* col_of's cache: column col_val is at col_pos */
+  int col_val;
   int indent[LEX_MAXINDENT + 1], alt[LEX_MAXINDENT + 1];  /* tabs to 8 / tabs as 1 */
   int nindent;            /* levels on the stack above column 0 */
   int pending;            /* > 0: DEDENTs to emit; < 0: an INDENT to emit */

@@ -86,7 +86,14 @@ void parse_syntax_error(Parser *P, int code, const Token *tok, bool colon_ok) {
                 tok->n, tok->z);
     return;
   }
-  if (code == TK_NEWLINE && colon_ok) {
+  if (P->lex.depth > 0 && tok->line > P->lex.bline[P->lex.depth - 1]) {
+    int d = P->lex.depth - 1;                 /* an error after the line of an open bracket */
+    parse_error(P, P->lex.bline[d], P->lex.bcol[d], "SyntaxError", "'%c' was never closed",
+                P->lex.bracket[d]);
+    return;
+  }
+  if (colon_ok && (code == TK_NEWLINE || P->line_first_code == TK_DEF ||
+                   P->line_first_code == TK_ELSE)) {
     parse_error(P, tok->line, tok->col, "SyntaxError", "expected ':'");
     return;
   }
@@ -106,6 +113,36 @@ static void position_of(const char *src, size_t off, int *line, int *col) {
     if (src[i] == '\n') { l++; start = i + 1; }
   *line = l;
   *col = (int)(off - start) + 1;
+}
+
+/* Python's compile-time checks on the finished tree, in source order: `return` only inside
+   a function, `break` and `continue` only inside a loop.  Recursion follows the statement
+   nesting, which the lexer bounds (LEX_MAXINDENT). */
+static void check_block(Parser *P, const Node *block, bool in_func, bool in_loop) {
+  for (const Node *s = block ? block->a : NULL; s && !P->failed; s = s->next) {
+    switch (s->kind) {
+      case N_RETURN:
+        if (!in_func) parse_error(P, s->line, s->col, "SyntaxError", "'return' outside function");
+        break;
+      case N_BREAK:
+        if (!in_loop) parse_error(P, s->line, s->col, "SyntaxError", "'break' outside loop");
+        break;
+      case N_CONTINUE:
+        if (!in_loop)
+          parse_error(P, s->line, s->col, "SyntaxError", "'continue' not properly in loop");
+        break;
+      case N_DEF: check_block(P, s->b, true, false); break;
+      case N_FOR: check_block(P, s->c, in_func, true); break;
+      case N_WHILE: check_block(P, s->b, in_func, true); break;
+      case N_IF:
+        for (const Node *i = s; i && !P->failed; i = i->c) {
+          if (i->kind != N_IF) { check_block(P, i, in_func, in_loop); break; }
+          check_block(P, i->b, in_func, in_loop);
+        }
+        break;
+      default: break;
+    }
+  }
 }
 
 ParseResult parse_chunk(Ctx *c, const char *src, size_t len, const char *name, Chunk **out,
@@ -187,6 +224,7 @@ ParseResult parse_chunk_ex(Ctx *c, const char *src, size_t len, const char *name
 
   if (!P.failed && !P.root)
     parse_error(&P, P.prev.line, P.prev.col, "SyntaxError", "invalid syntax");
+  if (!P.failed) check_block(&P, P.root, false, false);
   if (!P.failed && (flags & PARSE_INTERACTIVE) && P.lex.indented_at_end && !P.lex.blank_at_end) {
     parse_error(&P, P.prev.line, P.prev.col, "SyntaxError", "unexpected EOF while parsing");
     P.incomplete = true;

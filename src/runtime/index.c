@@ -170,7 +170,7 @@ static int plan_build(Ctx *c, Tensor *t, const IndexItem *items, int n, bool adv
       if (slice_adjust(c, it, t->shape[axis], &start, &step, &len) < 0) return -1;
       if (len > 0) p->voffset += start * t->strides[axis];
       p->vshape[vn] = len;
-      p->vstrides[vn] = t->strides[axis] * step;
+      p->vstrides[vn] = len > 1 ? t->strides[axis] * step : t->strides[axis];
       vn++; axis++;
       break;
     }

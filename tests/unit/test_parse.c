@@ -248,9 +248,9 @@ static void test_statements(void) {
   CHECK_STR(P("a &= 1; a |= 2; a ^= 3; a <<= 4; a >>= 5;"),
             "(&= a 1); (|= a 2); (^= a 3); (<<= a 4); (>>= a 5)");
   CHECK_STR(P("x[1:] += y"), "(+= (sub x (slice 1 _ _)) y)");
-  CHECK_STR(P("pass; break; continue"), "pass; break; continue");
-  CHECK_STR(P("return"), "(return)");
-  CHECK_STR(P("return a, b"), "(return (tuple a b))");
+  CHECK_STR(P("while x: pass; break; continue"), "(while x (block pass break continue))");
+  CHECK_STR(P("def f(): return"), "(def f () (block (return)))");
+  CHECK_STR(P("def f(): return a, b"), "(def f () (block (return (tuple a b))))");
   CHECK_STR(P("global a, b"), "(global a b)");
   CHECK_STR(P("assert x > 0, 'bad'"), "(assert (cmp x > 0) \"bad\")");
   CHECK_STR(P("assert x"), "(assert x)");
@@ -343,6 +343,17 @@ static void test_errors(void) {
   CHECK_STR(P("x = 1\ny = (\n"), "INCOMPLETE SyntaxError: '(' was never closed @2:5");
   CHECK_STR(P("x = 1\ny = +\n"), "ERR SyntaxError: invalid syntax @2:6");
   CHECK_STR(P("while x: pass\n  y"), "ERR IndentationError: unexpected indent @2:2");
+  CHECK_STR(P("s = '\xc3\xa9' + )"), "ERR SyntaxError: unmatched ')' @1:11");
+  CHECK_STR(P("x = 1\x01"), "ERR SyntaxError: invalid non-printable character U+0001 @1:6");
+  CHECK_STR(P("while x:\n  pass\nreturn 5"), "ERR SyntaxError: 'return' outside function @3:1");
+  CHECK_STR(P("for i in x:\n  def g():\n    break"), "ERR SyntaxError: 'break' outside loop @3:5");
+  CHECK_STR(P("if x:\n  pass\nelif y:\n  continue"), "ERR SyntaxError: 'continue' not properly in loop @4:3");
+  CHECK_STR(P("def f():\n  for i in x:\n    if i: break\n    elif j: continue\n    else: return 2\n  return 1"),
+            "(def f () (block (for i x (block (if i (block break) (if j (block continue) (block (return 2)))))) (return 1)))");
+  CHECK_STR(P("def f(x) pass"), "ERR SyntaxError: expected ':' @1:10");
+  CHECK_STR(P("x = (1, 2\ny = 3"), "ERR SyntaxError: '(' was never closed @1:5");
+  CHECK_STR(P("x = 0o8"), "ERR SyntaxError: invalid digit '8' in octal literal @1:7");
+  CHECK_STR(P("\tx = 1"), "ERR IndentationError: unexpected indent @1:1");
   /* a syntax error anywhere means nothing parses */
   CHECK_STR(P("x = 1\ny = 2\nz = )"), "ERR SyntaxError: unmatched ')' @3:5");
 }

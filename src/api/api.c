@@ -203,17 +203,18 @@ tsr_Tensor *tsr_tensor_retain(tsr_Tensor *t) { return tensor_retain(t); }
 
 void tsr_tensor_release(tsr_Tensor *t) { if (t) tensor_release(t); }
 
-/* The byte strides are only available for C-contiguous tensors (strides = NULL); other
-   layouts report TSR_ERR_VALUE: copy them out with tsr_tensor_copy_to. */
 tsr_Status tsr_tensor_info(const tsr_Tensor *t, tsr_TensorInfo *out) {
   if (!t || !out) return TSR_ERR_VALUE;
+  tsr_Tensor *m = (tsr_Tensor *)t;   /* byte_strides is a cache for the host */
+  for (int i = 0; i < t->ndim; i++)
+    m->byte_strides[i] = t->strides[i] * (int64_t)dtype_size(t->dtype);
   out->dtype = t->dtype;
   out->ndim = t->ndim;
   out->shape = t->shape;
-  out->strides = NULL;
+  out->strides = m->byte_strides;
   out->data = tensor_data(t);
   out->itemsize = dtype_size(t->dtype);
-  return tensor_is_contiguous(t) ? TSR_OK : TSR_ERR_VALUE;
+  return TSR_OK;
 }
 
 tsr_Status tsr_tensor_copy_to(const tsr_Tensor *t, tsr_DType as, void *dst, size_t dst_bytes) {

@@ -246,7 +246,7 @@ static int nonzero_tuple(Interp *I, Tensor *t, Value *out) {
   int nd = b->ndim == 0 ? 1 : b->ndim;
   int64_t shape[TSR_MAXDIMS];
   if (b->ndim == 0) shape[0] = 1;
-  else memcpy(shape, b->shape, sizeof(int64_t) * (size_t)nd);
+  else for (int k = 0; k < nd && k < TSR_MAXDIMS; k++) shape[k] = b->shape[k];
   for (int64_t i = 0; i < n; i++) count += p[i];
   Value tup = value_tuple(I, nd);
   if (tup.type == V_UNDEF) goto fail;

@@ -131,7 +131,8 @@ static void matmul_bool(const MatMul *m) {
   for (int64_t i = 0; i < m->M; i++)
     for (int64_t j = 0; j < m->N; j++) {
       bool v = false;
-      for (int64_t k = 0; k < m->K && !v; k++) v = A[i * m->am + k * m->ak] && B[k * m->bk + j * m->bn];
+      for (int64_t k = 0; k < m->K && !v; k++)
+        v = A[i * m->am + k * m->ak] && B[k * m->bk + j * m->bn];
       C[i * m->cm + j] = v;
     }
 }

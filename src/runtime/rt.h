@@ -180,6 +180,7 @@ struct tsr_Tensor {
   int64_t offset;
   int64_t shape[TSR_MAXDIMS];
   int64_t strides[TSR_MAXDIMS];
+  int64_t byte_strides[TSR_MAXDIMS];   /* filled by tsr_tensor_info for hosts (bytes) */
 };
 
 /* All tensor constructors return a new reference, or NULL with the error in c. */

@@ -125,8 +125,10 @@ static void test_arith(void) {
   EXPECT(BIN(ADD, V(TSR_UINT64, 5), wi(-1)), "(1,) float64: 4");
   EXPECT(BIN(MULTIPLY, V(TSR_FLOAT32, 1), wf(1e300)), "(1,) float64: 1.0000000000000001e+300");
   EXPECT(BIN(HYPOT, V(TSR_FLOAT64, 3), wi(4)), "(1,) float64: 5");
-  EXPECT(BIN(ARCTAN2, keep(tensor_scalar_f64(&C, TSR_FLOAT64, 1)), V(TSR_FLOAT64, 2, 3)),
-         "(2,) float64: 0.46364760900080615 0.32175055439664219");
+  /* NumPy on AVX512 machines uses SVML for arctan2 (not correctly rounded): inputs whose
+     results agree with libm */
+  EXPECT(BIN(ARCTAN2, keep(tensor_scalar_f64(&C, TSR_FLOAT64, 1)), V(TSR_FLOAT64, 1, -1, 0)),
+         "(3,) float64: 0.78539816339744828 2.3561944901923448 1.5707963267948966");
   EXPECT(BIN(ADD, keep(tensor_scalar_i64(&C, TSR_INT64, 3)), keep(tensor_scalar_f64(&C, TSR_FLOAT64, 4.5))),
          "() float64: 7.5");
   EXPECT(BIN(ADD, V(TSR_FLOAT64, 0, 0, 0, 0, 0, 0), V(TSR_FLOAT64, 0, 0, 0, 0)),

@@ -182,6 +182,10 @@ static void collect(void *ud, const char *candidate) {
   if (copy) c->items[c->n++] = copy;
 }
 
+static int compare_names(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static int is_word_char(char ch) {
   return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
          ch == '_';
@@ -237,6 +241,7 @@ static unsigned char complete_fn(EditLine *el, int ch) {
       if (ins && el_insertstr(el, ins) == 0) result = CC_REFRESH;
       free(ins);
     } else if (usable > 1) {
+      qsort(c.items, c.n, sizeof *c.items, compare_names);
       size_t width = 0;
       for (size_t i = 0; i < c.n; i++)
         if (strlen(c.items[i]) > width) width = strlen(c.items[i]);
@@ -385,6 +390,7 @@ static int repl(tsr_State *S, const char *argv0) {
     st = tsr_eval_interactive(S, input.s, "<stdin>");
     evaluating = 0;
     fflush(stdout);
+    if (st == TSR_ERR_INTERRUPT) fputc('\n', stderr);  /* after the terminal's "^C" */
     if (st != TSR_OK) report_error(S);
     input.len = 0;
     block = 0;

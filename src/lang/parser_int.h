@@ -31,8 +31,6 @@ typedef struct Parser {
   int prev_code, prev2_code;
   Token line_first;    /* first token of the current logical line (compound keyword) */
   int line_first_code;
-  Token hdr;           /* keyword of the last compound header ended by `:` NEWLINE */
-  int hdr_code;
 } Parser;
 
 /* Records a syntax error (kind "SyntaxError", "IndentationError" or "TabError") at

@@ -248,7 +248,8 @@ static int adv_prepare(Ctx *c, Plan *p, AdvGeom *g) {
       buf_init(&b, c);
       for (int j = 0; j < p->nadv; j++) {
         const Tensor *u = p->adv[j].src;
-        if (u) shape_format_compact(&b, u->ndim, u->shape); else buf_puts(&b, "()");
+        if (!u) continue;   /* integer scalars are not listed */
+        shape_format_compact(&b, u->ndim, u->shape);
         buf_putc(&b, ' ');
       }
       ERR_INDEX(c, "shape mismatch: indexing arrays could not be broadcast together with "

@@ -486,7 +486,10 @@ static DType weak_dtype(const Tensor *w, DType d) {
   case WEAK_INT:
     if (dtype_is_int(d)) {
       int64_t v = dtype_get_i64(w->dtype, tensor_data(w));
-      return int_fits(d, v) ? d : dtype_promote(d, min_scalar_type(v));
+      if (int_fits(d, v)) return d;
+      if (v >= 0 && !dtype_is_unsigned(d))   /* a signed array takes a signed type: int8 + 300 is int16 */
+        return dtype_promote(d, v <= INT16_MAX ? TSR_INT16 : v <= INT32_MAX ? TSR_INT32 : TSR_INT64);
+      return dtype_promote(d, min_scalar_type(v));
     }
     return dtype_promote_weak(d, WEAK_INT);
   case WEAK_FLOAT:
@@ -583,12 +586,14 @@ static int check_out(Ctx *c, const char *name, Tensor *out, int nd, const int64_
   return tensor_check_writable(c, out);
 }
 
-/* An operand ready for the kernel: cast to dt, copied when it overlaps the output (other than
-   element for element), broadcast to (nd, shape).  New reference or NULL. */
+/* An operand ready for the kernel, broadcast to (nd, shape): copied when it overlaps the
+   output other than element for element; cast to dt now when it is a single element (so the
+   scalar fast paths apply), else left in its own dtype for the chunked cast of cast_wrapper.
+   New reference or NULL. */
 static Tensor *prepare_operand(Ctx *c, Tensor *t, DType dt, Tensor *target, int nd,
                                const int64_t *shape) {
   Tensor *u, *r;
-  if (t->dtype != dt)
+  if (t->dtype != dt && tensor_size(t) <= 1)
     u = tensor_astype(c, t, dt);
   else if (target && tensor_may_overlap(target, t) && !same_view(target, t))
     u = tensor_copy(c, t);
@@ -600,12 +605,45 @@ static Tensor *prepare_operand(Ctx *c, Tensor *t, DType dt, Tensor *target, int 
   return r;
 }
 
+/* Mixed dtypes: inputs whose dtype differs from the loop's are cast block by block into
+   stack buffers, then the same-dtype loop runs on the blocks (no allocation). */
+#define CAST_BLOCK 1024
+typedef struct CastAux {
+  InnerLoop loop; void *aux;
+  int nin;
+  DType src[3], dst[3];
+} CastAux;
+
+static void cast_wrapper(char **d, const int64_t *s, int64_t n, void *aux) {
+  const CastAux *ca = aux;
+  _Alignas(64) char bufs[3][CAST_BLOCK * 8];
+  char *dd[4];
+  int64_t ss[4];
+  for (int64_t j = 0; j < n; j += CAST_BLOCK) {
+    int64_t m = n - j < CAST_BLOCK ? n - j : CAST_BLOCK;
+    dd[0] = d[0] + j * s[0];
+    ss[0] = s[0];
+    for (int k = 0; k < ca->nin; k++) {
+      char *p = d[k + 1] + j * s[k + 1];
+      if (ca->src[k] == ca->dst[k]) { dd[k + 1] = p; ss[k + 1] = s[k + 1]; continue; }
+      int64_t cnt = s[k + 1] == 0 ? 1 : m;
+      dtype_cast_strided(ca->dst[k], bufs[k], (int64_t)dtype_size(ca->dst[k]), ca->src[k], p,
+                         s[k + 1], cnt);
+      dd[k + 1] = bufs[k];
+      ss[k + 1] = s[k + 1] == 0 ? 0 : (int64_t)dtype_size(ca->dst[k]);
+    }
+    ca->loop(dd, ss, m, ca->aux);
+  }
+}
+
 /* Runs loop over (result, inputs...) and delivers into out: when out has the result dtype the
    kernel writes into it directly, else into a temporary that is then cast into out.  Returns
    a new reference to the result (out itself when given), or NULL. */
 static Tensor *run_kernel(Ctx *c, const char *name, int nin, Tensor *const *in,
                           const DType *in_dt, DType ot, Tensor *out, InnerLoop loop, void *aux) {
   Tensor *ops[4] = {NULL, NULL, NULL, NULL}, *tmp = NULL;
+  CastAux ca = {loop, aux, nin, {TSR_BOOL, TSR_BOOL, TSR_BOOL}, {TSR_BOOL, TSR_BOOL, TSR_BOOL}};
+  bool need_cast = false;
   int nd;
   int64_t shape[TSR_MAXDIMS];
   if (broadcast_shapes(c, nin, in, &nd, shape) < 0) return NULL;
@@ -623,8 +661,13 @@ static Tensor *run_kernel(Ctx *c, const char *name, int nin, Tensor *const *in,
   for (int k = 0; k < nin; k++) {
     ops[k + 1] = prepare_operand(c, in[k], in_dt[k], out ? ops[0] : NULL, nd, shape);
     if (!ops[k + 1]) goto fail;
+    ca.src[k] = ops[k + 1]->dtype;
+    ca.dst[k] = in_dt[k];
+    if (ca.src[k] != ca.dst[k]) need_cast = true;
   }
-  if (iter_run(c, nin + 1, ops, loop, aux) < 0) goto fail;
+  if (need_cast ? iter_run(c, nin + 1, ops, cast_wrapper, &ca) < 0
+                : iter_run(c, nin + 1, ops, loop, aux) < 0)
+    goto fail;
   if (out && ops[0] != out) {
     if (tensor_assign(c, out, ops[0]) < 0) goto fail;
     tmp = ops[0];
@@ -639,7 +682,6 @@ fail:
   return NULL;
 }
 
-/* Operand 0 is the int64 exponent tensor being scanned (read only). */
 static void neg_scan_loop(char **d, const int64_t *s, int64_t n, void *aux) {
   bool *found = aux;
   const char *p = d[0];

@@ -85,6 +85,10 @@ static void test_arith(void) {
   EXPECT(BIN(MULTIPLY, range(TSR_FLOAT32, 3), wf(2.5)), "(3,) float32: 0 2.5 5");
   EXPECT(BIN(ADD, range(TSR_INT8, 3), wi(200)), "(3,) int16: 200 201 202");
   EXPECT(BIN(SUBTRACT, V(TSR_UINT8, 3), wi(5)), "(1,) uint8: 254");
+  /* NumPy 1.24 value-based casting of out-of-range Python ints */
+  EXPECT(BIN(BITWISE_XOR, wi(300), range(TSR_INT8, 2)), "(2,) int16: 300 301");
+  EXPECT(BIN(ADD, range(TSR_UINT16, 2), wi(-1)), "(2,) int32: -1 0");
+  EXPECT(BIN(ADD, range(TSR_UINT8, 2), wi(-300)), "(2,) int16: -300 -299");
   EXPECT(BIN(MULTIPLY, V(TSR_INT8, 100, -100), V(TSR_INT8, 3, 3)), "(2,) int8: 44 -44");
   EXPECT(BIN(FLOOR_DIVIDE, V(TSR_INT64, -7, 7, -7, 7), V(TSR_INT64, 2, -2, 0, 0)),
          "(4,) int64: -4 -4 0 0");

@@ -4,8 +4,8 @@
 CC      ?= cc
 BUILD   ?= build
 CFLAGS  ?= -O2
-CFLAGS  += -std=c11 -Wall -Wextra -fPIC -fvisibility=hidden -D_DEFAULT_SOURCE -pthread -g
-CPPFLAGS += -Isrc -I$(BUILD)/gen
+override CFLAGS += -std=c11 -Wall -Wextra -fPIC -fvisibility=hidden -D_DEFAULT_SOURCE -pthread -g
+override CPPFLAGS += -Isrc -I$(BUILD)/gen
 LIBS    = -lopenblas -lz -lm -lpthread
 LEMON   ?= lemon
 LEMPAR  ?= /usr/share/lemon/lempar.c

@@ -533,6 +533,63 @@ static DType float_for(DType dt) {
   return dtype_size(dt) <= 2 ? TSR_FLOAT32 : TSR_FLOAT64;
 }
 
+/* numpy.can_cast(from, to, 'safe'); TSR_FLOAT32 also stands for float16 here. */
+static bool can_cast_safe(DType from, DType to) {
+  char f = dtype_info[from].kind, t = dtype_info[to].kind;
+  size_t fs = dtype_size(from), ts = dtype_size(to);
+  switch (f) {
+  case 'b': return true;
+  case 'i': return (t == 'i' && ts >= fs) || (t == 'f' && (ts == 8 || fs <= 2));
+  case 'u': return (t == 'u' && ts >= fs) || (t == 'i' && ts > fs) ||
+                   (t == 'f' && (ts == 8 || fs <= 2));
+  default: return t == 'f' && ts >= fs;
+  }
+}
+
+/* NumPy 1.24's default ufunc type resolution (floor_divide, remainder, power, bitwise ops,
+   shifts, arctan2, hypot, copysign): the first loop, in the order bool, int8, uint8, ...,
+   float16 (float32 in tsr), float32, float64, that every operand casts to safely.  A Python
+   scalar of a kind no higher than the arrays' is cast by value (uint8 // 300 is int16);
+   otherwise it counts as int64 / float64.  Returns 0 and sets *ct, or -1 if no loop fits. */
+static int linear_resolve(BinaryUfunc op, int n, Tensor *const *ts, DType *ct) {
+  static const DType order[] = {TSR_BOOL, TSR_INT8, TSR_UINT8, TSR_INT16, TSR_UINT16,
+                                TSR_INT32, TSR_UINT32, TSR_INT64, TSR_UINT64, TSR_FLOAT32,
+                                TSR_FLOAT32, TSR_FLOAT64};
+  int strong_cat = -1;
+  for (int k = 0; k < n; k++)
+    if (!ts[k]->weak) {
+      char kd = dtype_info[ts[k]->dtype].kind;
+      int cat = kd == 'b' ? 0 : kd == 'f' ? 2 : 1;
+      if (cat > strong_cat) strong_cat = cat;
+    }
+  for (size_t j = 0; j < sizeof order / sizeof order[0]; j++) {
+    DType t = order[j];
+    bool half = j == 9;   /* the float16 slot */
+    if (!binary_loops[op][t]) continue;
+    bool ok = true;
+    for (int k = 0; k < n && ok; k++) {
+      const Tensor *x = ts[k];
+      int cat = x->weak == WEAK_BOOL ? 0 : x->weak == WEAK_INT ? 1 : 2;
+      if (!x->weak || cat > strong_cat) {
+        DType d = x->dtype;
+        ok = can_cast_safe(d, t) && !(half && dtype_size(d) > 1 && d != TSR_BOOL);
+        if (half && (d == TSR_FLOAT32 || d == TSR_FLOAT64)) ok = false;
+      } else if (x->weak == WEAK_INT) {
+        int64_t v = dtype_get_i64(x->dtype, tensor_data(x));
+        if (dtype_is_int(t)) ok = int_fits(t, v);
+        else if (t == TSR_BOOL) ok = false;
+        else ok = half ? dtype_size(min_scalar_type(v)) == 1 : can_cast_safe(min_scalar_type(v), t);
+      } else if (x->weak == WEAK_FLOAT) {
+        double v = fabs(dtype_get_f64(x->dtype, tensor_data(x)));
+        ok = dtype_is_float(t) &&
+             (t == TSR_FLOAT64 || !isfinite(v) || v <= (half ? 65504.0 : FLT_MAX));
+      }
+    }
+    if (ok) { *ct = t; return 0; }
+  }
+  return -1;
+}
+
 static int no_loop_error(Ctx *c, const char *name) {
   return ERR_TYPE(c, "ufunc '%s' not supported for the input types, and the inputs could not "
                      "be safely coerced to any supported types according to the casting rule "
@@ -715,11 +772,9 @@ Tensor *ufunc_binary(Ctx *c, BinaryUfunc op, Tensor *a, Tensor *b, Tensor *out) 
     if (!dtype_is_float(ct)) ct = TSR_FLOAT64;
     break;
   case UF_FLOOR_DIVIDE: case UF_REMAINDER: case UF_POWER: case UF_LEFT_SHIFT:
-  case UF_RIGHT_SHIFT:
-    if (ct == TSR_BOOL) ct = TSR_INT8;
-    break;
+  case UF_RIGHT_SHIFT: case UF_BITWISE_AND: case UF_BITWISE_OR: case UF_BITWISE_XOR:
   case UF_ARCTAN2: case UF_HYPOT: case UF_COPYSIGN:
-    ct = float_for(ct);
+    if (linear_resolve(op, 2, in, &ct) < 0) { no_loop_error(c, name); return NULL; }
     break;
   default:
     break;

@@ -165,7 +165,8 @@ tsr_Status tsr_check(tsr_State *S, const char *src) {
   reset_error(I);
   Chunk *ch = NULL;
   int line, col;
-  ParseResult pr = parse_chunk(&I->ctx, src, strlen(src), "<stdin>", &ch, &line, &col);
+  ParseResult pr = parse_chunk_ex(&I->ctx, src, strlen(src), "<stdin>", PARSE_INTERACTIVE, &ch,
+                                  &line, &col);
   if (pr == PARSE_OK) { chunk_free(&I->ctx, ch); return TSR_OK; }
   if (pr == PARSE_INCOMPLETE) { ctx_clear(&I->ctx); return TSR_INCOMPLETE; }
   I->err_line = line; I->err_col = col;

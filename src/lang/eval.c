@@ -350,6 +350,36 @@ static int binary_op(Interp *I, int op, Value a, Value b, Tensor *inplace, Value
   return unsupported(I, op, a, b);
 }
 
+/* Temporary elision (as NumPy does for large arrays): when the left operand of an arithmetic
+   operator is a tensor nobody else can see (the only reference to a tensor that owns its
+   storage alone) and the result has its shape and dtype, the result is written into it
+   instead of a new buffer: `a * b + c` allocates one temporary, not two. */
+static Tensor *elidable_temporary(int op, Value a, Value b) {
+  if (a.type != V_TENSOR || (b.type != V_TENSOR && !is_pyscalar(b))) return NULL;
+  Tensor *t = a.t;
+  if (t->refcnt != 1 || t->storage->refcnt != 1 || !t->storage->owned || t->storage->readonly ||
+      t->weak || t->ndim == 0 || tensor_size(t) < 4096 || !tensor_is_contiguous(t))
+    return NULL;
+  switch (op) {
+  case OP_ADD: case OP_SUB: case OP_MUL: break;
+  case OP_DIV: if (!dtype_is_float(t->dtype)) return NULL; break;
+  default: return NULL;
+  }
+  if (is_pyscalar(b)) {
+    WeakKind w = b.type == V_BOOL ? WEAK_BOOL : b.type == V_INT ? WEAK_INT : WEAK_FLOAT;
+    return dtype_promote_weak(t->dtype, w) == t->dtype ? t : NULL;
+  }
+  Tensor *u = b.t;
+  if (u == t || u->storage == t->storage || u->ndim > t->ndim) return NULL;
+  DType r = u->weak ? dtype_promote_weak(t->dtype, (WeakKind)u->weak) : dtype_promote(t->dtype, u->dtype);
+  if (r != t->dtype) return NULL;
+  for (int i = 0; i < u->ndim; i++) {
+    int64_t du = u->shape[u->ndim - 1 - i], dt = t->shape[t->ndim - 1 - i];
+    if (du != dt && du != 1) return NULL;
+  }
+  return t;
+}
+
 static int contains(Interp *I, Value container, Value item, bool *r) {
   switch (container.type) {
   case V_LIST: case V_TUPLE: {
@@ -909,7 +939,7 @@ static int eval_inner(Interp *I, Node *n, Value *out) {
   case N_BINOP:
     if (eval(I, n->a, &a) < 0) return -1;
     if (eval(I, n->b, &b) < 0) { value_decref(a); return -1; }
-    rc = binary_op(I, n->op, a, b, NULL, out);
+    rc = binary_op(I, n->op, a, b, elidable_temporary(n->op, a, b), out);
     value_decref(a); value_decref(b);
     return rc;
   case N_UNARY:

@@ -89,6 +89,10 @@ static void test_arith(void) {
   EXPECT(BIN(BITWISE_XOR, wi(300), range(TSR_INT8, 2)), "(2,) int16: 300 301");
   EXPECT(BIN(ADD, range(TSR_UINT16, 2), wi(-1)), "(2,) int32: -1 0");
   EXPECT(BIN(ADD, range(TSR_UINT8, 2), wi(-300)), "(2,) int16: -300 -299");
+  /* ...and the default (first safe loop) resolution of floor_divide, bitwise ops, copysign */
+  EXPECT(BIN(FLOOR_DIVIDE, range(TSR_UINT8, 3), wi(300)), "(3,) int16: 0 0 0");
+  EXPECT(BIN(BITWISE_AND, range(TSR_UINT8, 3), wi(300)), "(3,) int16: 0 0 0");
+  EXPECT(BIN(COPYSIGN, range(TSR_UINT16, 2), wi(-1)), "(2,) float32: -0 -1");
   EXPECT(BIN(MULTIPLY, V(TSR_INT8, 100, -100), V(TSR_INT8, 3, 3)), "(2,) int8: 44 -44");
   EXPECT(BIN(FLOOR_DIVIDE, V(TSR_INT64, -7, 7, -7, 7), V(TSR_INT64, 2, -2, 0, 0)),
          "(4,) int64: -4 -4 0 0");

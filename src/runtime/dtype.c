@@ -2,6 +2,9 @@
 ** dtype.c -- element types: the info table, name lookup, NumPy's promotion rules (with NEP 50
 ** weak scalars), scalar get/set and the strided cast kernels between every pair of dtypes.
 */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
 #include "rt.h"
 
 #include <math.h>

@@ -264,6 +264,36 @@ static void test_paths(void) {
   }
 }
 
+/* Allocation failure at every point of a few composite operations: each either succeeds or
+   fails with MemoryError, and nothing leaks. */
+static void test_alloc_failures(void) {
+  int64_t s2[2] = {30, 40};
+  Tensor *a = tensor_full_f64(&C, TSR_INT32, 2, s2, 3), *b = tensor_full_f64(&C, TSR_FLOAT32, 2, s2, 2);
+  Tensor *idx = V(TSR_INT64, 0, 2, -1), *half = wf(0.5), *bt = keep(tensor_transpose(&C, b, NULL));
+  npool = 0;   /* held to the end of the test */
+  size_t base = C.mem_used;
+  int failures = 0, successes = 0;
+  for (size_t extra = 0; extra < 40000; extra += 97) {
+    C.mem_max = base + extra;
+    Tensor *at = tensor_transpose(&C, a, NULL);
+    Tensor *r1 = at ? ufunc_binary(&C, UF_MULTIPLY, at, half, NULL) : NULL;
+    Tensor *r2 = r1 ? ufunc_binary(&C, UF_ADD, r1, bt, NULL) : NULL;
+    IndexItem it[2] = {{.kind = IDX_ARRAY, .array = idx}, {.kind = IDX_SLICE, .has_step = true, .step = -2}};
+    Tensor *r3 = r2 ? index_get(&C, r2, it, 2) : NULL;
+    int rc = r3 ? index_set(&C, r2, it, 2, r3) : -1;
+    if (rc == 0) successes++;
+    else { CHECK(C.status == TSR_ERR_MEMORY); failures++; }
+    ctx_clear(&C);
+    tensor_release(r3); tensor_release(r2); tensor_release(r1); tensor_release(at);
+    C.mem_max = 0;
+    CHECK(C.mem_used == base);
+  }
+  CHECK(failures > 10 && successes > 10);
+  tensor_release(idx); tensor_release(half); tensor_release(bt);
+  tensor_release(a);
+  tensor_release(b);
+}
+
 int main(void) {
   ctx_init(&C, NULL, NULL);
   test_arith();
@@ -272,6 +302,7 @@ int main(void) {
   test_unary();
   test_where_clip();
   test_paths();
+  test_alloc_failures();
   CHECK(C.mem_used == 0);
   if (C.mem_used) fprintf(stderr, "leaked %zu bytes\n", C.mem_used);
   return CHECK_DONE("ufunc");

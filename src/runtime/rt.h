@@ -350,7 +350,8 @@ RT_HIDDEN Tensor *ufunc_binary(Ctx *c, BinaryUfunc op, Tensor *a, Tensor *b, Ten
 /* out = op(a).  sqrt/exp/log/trig of integer or bool input give float64 (NumPy gives
    float16 for 1-byte ints; tsr has no float16 and gives float32 for 1- and 2-byte ints);
    isnan/isinf/isfinite/logical_not give bool; sign/absolute/negative keep the dtype
-   (negative of bool is TypeError); floor/ceil/trunc/rint of ints keep the dtype...
+   (negative of bool is TypeError); floor/ceil/trunc/rint of ints give floats as NumPy 1.24
+   does (float64, or float32 for 1- and 2-byte ints).
    out as for ufunc_binary. */
 RT_HIDDEN Tensor *ufunc_unary(Ctx *c, UnaryUfunc op, Tensor *a, Tensor *out);
 /* numpy.where(cond, x, y) with broadcasting and promotion of x and y. */
@@ -400,8 +401,9 @@ RT_HIDDEN Tensor *linalg_dot(Ctx *c, Tensor *a, Tensor *b);
 ** Creation.
 */
 /* numpy.arange(start, stop, step, dtype): length ceil((stop - start) / step); the dtype is
-   given (the caller applies NumPy's default: int64 for ints, float64 otherwise). ValueError
-   "Maximum allowed size exceeded" when step is 0. */
+   given (the caller applies NumPy's default: int64 for ints, float64 otherwise).  A zero step
+   is ZeroDivisionError "division by zero" (ints) / "float division by zero", as NumPy; a
+   length beyond int64 is ValueError "Maximum allowed size exceeded". */
 RT_HIDDEN Tensor *create_arange(Ctx *c, double start, double stop, double step, DType dt);
 RT_HIDDEN Tensor *create_arange_i64(Ctx *c, int64_t start, int64_t stop, int64_t step, DType dt);
 /* numpy.linspace(start, stop, num, endpoint, dtype) with NumPy's formula (step = delta/div,

@@ -5,7 +5,7 @@
 ** The NumPy functions live in builtins_array.c (creation, shape, attributes, tensor methods)
 ** and builtins_math.c (ufuncs, reductions, linear algebra).
 */
-#include "value.h"
+#include "builtins.h"
 
 #include <errno.h>
 #include <math.h>
@@ -20,11 +20,17 @@ RT_HIDDEN extern const Builtin builtins_math_table[];
 ** Small helpers
 */
 
-/* Stores a freshly constructed heap value; V_UNDEF means the constructor recorded an error. */
-static int ret_value(Value v, Value *out) {
-  if (v.type == V_UNDEF) return -1;
-  *out = v;
-  return 0;
+int call_with_self(Interp *I, const Args *a, BuiltinFn fn, Value *out) {
+  Value pos[TSR_MAXDIMS + 2];
+  if (a->npos + 1 > (int)(sizeof pos / sizeof pos[0]))
+    return IERR_TYPE(I, "too many positional arguments (%d given)", a->npos);
+  pos[0] = a->self;
+  for (int i = 0; i < a->npos; i++) pos[i + 1] = a->pos[i];
+  Args b = *a;
+  b.npos = a->npos + 1;
+  b.pos = pos;
+  b.self = v_undef();
+  return fn(I, &b, out);
 }
 
 /* Python's float -> int conversion (truncation) with its errors. */

@@ -6,7 +6,7 @@
 ** Every function binds its arguments with args_parse under NumPy's own parameter names and
 ** forwards to the runtime (rt.h); methods prepend the receiver and reuse the functions.
 */
-#include "value.h"
+#include "builtins.h"
 
 #include <math.h>
 #include <string.h>
@@ -14,32 +14,6 @@
 /* --------------------------------------------------------------------------------------------
 ** Helpers shared by the builtins of this file
 */
-
-/* Was an optional argument given as something other than None? */
-static bool given(Value v) { return v.type != V_UNDEF && v.type != V_NONE; }
-
-/* Stores a tensor result (taking the reference); NULL means the error is recorded. */
-static int ret_tensor(Tensor *t, Value *out) {
-  if (!t) return -1;
-  *out = v_tensor(t);
-  return 0;
-}
-
-/* Stores a freshly constructed heap value; V_UNDEF means the constructor recorded an error. */
-static int ret_value(Value v, Value *out) {
-  if (v.type == V_UNDEF) return -1;
-  *out = v;
-  return 0;
-}
-
-/* A boolean option (keepdims=, copy=, endpoint= ...): def when omitted. */
-static int get_bool(Interp *I, Value v, bool def, bool *out) {
-  if (v.type == V_UNDEF) { *out = def; return 0; }
-  int truth = value_truth(I, v);
-  if (truth < 0) return -1;
-  *out = truth != 0;
-  return 0;
-}
 
 /* The memory-layout option order= ('C', 'F', 'A', 'K'; None is def). */
 static int get_order(Interp *I, Value v, char def, char *out) {
@@ -52,25 +26,6 @@ static int get_order(Interp *I, Value v, char def, char *out) {
     return 0;
   }
   return IERR_VALUE(I, "order must be one of 'C', 'F', 'A', or 'K' (got '%s')", s);
-}
-
-/* The operand of a function taking an array-like (strong: Python scalars become int64,
-   float64 or bool 0-d tensors).  New reference or NULL. */
-static Tensor *arg_tensor(Interp *I, Value v) { return value_to_tensor_strong(I, v, -1); }
-
-/* Calls fn with the method receiver a->self prepended to the positional arguments, so that
-   x.reshape(...) runs reshape(x, ...). */
-static int call_with_self(Interp *I, const Args *a, BuiltinFn fn, Value *out) {
-  Value pos[TSR_MAXDIMS + 2];
-  if (a->npos + 1 > (int)(sizeof pos / sizeof pos[0]))
-    return IERR_TYPE(I, "too many positional arguments (%d given)", a->npos);
-  pos[0] = a->self;
-  for (int i = 0; i < a->npos; i++) pos[i + 1] = a->pos[i];
-  Args b = *a;
-  b.npos = a->npos + 1;
-  b.pos = pos;
-  b.self = v_undef();
-  return fn(I, &b, out);
 }
 
 /* The element at p (of dtype dt) as a Python scalar (ndarray.item). */

@@ -3,7 +3,7 @@
 ** from its X-macro tables), where/clip/around, the reductions (functions and tensor methods),
 ** nonzero and friends, and linear algebra (matmul, dot, linalg.norm ...).
 */
-#include "value.h"
+#include "builtins.h"
 
 #include <math.h>
 #include <string.h>
@@ -11,40 +11,6 @@
 /* --------------------------------------------------------------------------------------------
 ** Helpers shared by the builtins of this file
 */
-
-static bool given(Value v) { return v.type != V_UNDEF && v.type != V_NONE; }
-
-/* Stores a tensor result (taking the reference); NULL means the error is recorded. */
-static int ret_tensor(Tensor *t, Value *out) {
-  if (!t) return -1;
-  *out = v_tensor(t);
-  return 0;
-}
-
-static int get_bool(Interp *I, Value v, bool def, bool *out) {
-  if (v.type == V_UNDEF) { *out = def; return 0; }
-  int truth = value_truth(I, v);
-  if (truth < 0) return -1;
-  *out = truth != 0;
-  return 0;
-}
-
-/* The operand of a function taking an array-like, Python scalars as strong 0-d tensors. */
-static Tensor *arg_tensor(Interp *I, Value v) { return value_to_tensor_strong(I, v, -1); }
-
-/* Calls fn with the method receiver a->self prepended to the positional arguments. */
-static int call_with_self(Interp *I, const Args *a, BuiltinFn fn, Value *out) {
-  Value pos[16];
-  if (a->npos + 1 > (int)(sizeof pos / sizeof pos[0]))
-    return IERR_TYPE(I, "too many positional arguments (%d given)", a->npos);
-  pos[0] = a->self;
-  for (int i = 0; i < a->npos; i++) pos[i + 1] = a->pos[i];
-  Args b = *a;
-  b.npos = a->npos + 1;
-  b.pos = pos;
-  b.self = v_undef();
-  return fn(I, &b, out);
-}
 
 /* The out= argument: None/omitted gives NULL, else a tensor (or a 1-tuple holding one),
    borrowed. */

@@ -7,7 +7,6 @@
 
 #include <string.h>
 #ifdef __linux__
-#include <sys/mman.h>
 #endif
 
 /* ---------------------------------------------------------------------------------------- */
@@ -18,14 +17,6 @@ static Storage *storage_new_owned(Ctx *c, size_t nbytes) {
   if (!s) return NULL;
   s->data = ctx_alloc_aligned(c, nbytes);
   if (!s->data) { ctx_free(c, s, sizeof *s); return NULL; }
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  /* As NumPy does: large buffers on transparent huge pages make first touch far cheaper. */
-  if (nbytes >= ((size_t)4 << 20)) {
-    uintptr_t lo = ((uintptr_t)s->data + 4095) & ~(uintptr_t)4095;
-    uintptr_t hi = ((uintptr_t)s->data + nbytes) & ~(uintptr_t)4095;
-    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-  }
-#endif
   s->refcnt = 1;
   s->ctx = c;
   s->nbytes = nbytes;

@@ -1,0 +1,45 @@
+/*
+** builtins.h -- helpers shared by the builtins_*.c files: result storing, option parsing and
+** forwarding a method call (x.sum(...)) to its function (sum(x, ...)).
+*/
+#ifndef TSR_BUILTINS_H
+#define TSR_BUILTINS_H
+
+#include "value.h"
+
+/* Was an optional argument given as something other than None? */
+static inline bool given(Value v) { return v.type != V_UNDEF && v.type != V_NONE; }
+
+/* Stores a tensor result (taking the reference); NULL means the error is recorded. */
+static inline int ret_tensor(Tensor *t, Value *out) {
+  if (!t) return -1;
+  *out = v_tensor(t);
+  return 0;
+}
+
+/* Stores a freshly constructed heap value; V_UNDEF means the constructor recorded an error. */
+static inline int ret_value(Value v, Value *out) {
+  if (v.type == V_UNDEF) return -1;
+  *out = v;
+  return 0;
+}
+
+/* A boolean option (keepdims=, copy=, endpoint= ...): def when omitted; else its truth. */
+static inline int get_bool(Interp *I, Value v, bool def, bool *out) {
+  if (v.type == V_UNDEF) { *out = def; return 0; }
+  int truth = value_truth(I, v);
+  if (truth < 0) return -1;
+  *out = truth != 0;
+  return 0;
+}
+
+/* The operand of a function taking an array-like (strong: Python scalars become int64,
+   float64 or bool 0-d tensors).  New reference or NULL. */
+static inline Tensor *arg_tensor(Interp *I, Value v) { return value_to_tensor_strong(I, v, -1); }
+
+/* Calls fn with the method receiver a->self prepended to the positional arguments, so that
+   x.reshape(...) runs reshape(x, ...).  TypeError beyond TSR_MAXDIMS + 1 positional
+   arguments. */
+RT_HIDDEN int call_with_self(Interp *I, const Args *a, BuiltinFn fn, Value *out);
+
+#endif

@@ -21,7 +21,7 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit_%)
 EMBED_SRC := $(wildcard tests/embed/*.c)
 EMBED_BIN := $(EMBED_SRC:tests/embed/%.c=$(BUILD)/tests/embed_%)
 
-.PHONY: all test test-asan run bench clean
+.PHONY: all test test-asan test-allocfail run bench clean
 all: $(BUILD)/libtsr.a $(BUILD)/libtsr.so $(BUILD)/tsr
 
 $(BUILD)/gen/grammar.c $(BUILD)/gen/grammar.h: grammar/tsr.y
@@ -64,6 +64,11 @@ $(BUILD)/tests/embed_%: tests/embed/%.c $(BUILD)/libtsr.a src/tsr.h
 # "N passed, N failed".
 test: all $(UNIT_BIN) $(EMBED_BIN)
 	sh tests/run $(BUILD)
+
+# Allocation-failure injection over every golden program (make test checks a sample of each
+# category; this fails every allocation of every program in turn).
+test-allocfail: $(BUILD)/tests/unit_test_allocfail
+	TSR_ALLOCFAIL_ALL=1 $(BUILD)/tests/unit_test_allocfail
 
 # The same suite built with AddressSanitizer + UndefinedBehaviorSanitizer.
 test-asan:

@@ -293,6 +293,7 @@ static int bi_linspace(Interp *I, const Args *a, Value *out) {
   Value tup = value_tuple(I, 2);
   if (!step || tup.type == V_UNDEF) {
     tensor_release(step);
+    if (tup.type != V_UNDEF) value_decref(tup);
     goto fail;
   }
   as_list(tup)->items[0] = v_tensor(r);

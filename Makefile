@@ -21,7 +21,7 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit_%)
 EMBED_SRC := $(wildcard tests/embed/*.c)
 EMBED_BIN := $(EMBED_SRC:tests/embed/%.c=$(BUILD)/tests/embed_%)
 
-.PHONY: all test test-asan test-allocfail run bench clean
+.PHONY: all test test-asan test-allocfail fuzz fuzz-build run bench clean
 all: $(BUILD)/libtsr.a $(BUILD)/libtsr.so $(BUILD)/tsr
 
 $(BUILD)/gen/grammar.c $(BUILD)/gen/grammar.h: grammar/tsr.y
@@ -69,6 +69,22 @@ test: all $(UNIT_BIN) $(EMBED_BIN)
 # category; this fails every allocation of every program in turn).
 test-allocfail: $(BUILD)/tests/unit_test_allocfail
 	TSR_ALLOCFAIL_ALL=1 $(BUILD)/tests/unit_test_allocfail
+
+# libFuzzer targets (tests/fuzz/fuzz_*.c) built with clang, ASan and UBSan into build-fuzz;
+# `make fuzz` runs each for FUZZ_TIME seconds on a corpus seeded from the golden programs.
+FUZZ_CC   ?= clang-14
+FUZZ_TIME ?= 60
+FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+fuzz-build:
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
+	  CFLAGS="-O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
+	  build-fuzz/libtsr.a
+	$(MAKE) BUILD=build-fuzz $(FUZZ_BIN)
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libtsr.a src/tsr.h
+	$(FUZZ_CC) -Isrc -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< build-fuzz/libtsr.a $(LIBS)
+fuzz: fuzz-build
+	sh tests/fuzz/run $(FUZZ_TIME) $(FUZZ_BIN)
 
 # The same suite built with AddressSanitizer + UndefinedBehaviorSanitizer.
 test-asan:

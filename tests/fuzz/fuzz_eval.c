@@ -1,0 +1,48 @@
+/*
+** fuzz_eval.c -- libFuzzer target 2: whole programs, parsed and run, in a sandboxed state with
+** a small memory cap (64 MiB) and step budget, so that any input is safe to run.  The state is
+** reused across inputs (as a REPL or server would) and must stay usable after every error:
+** after each input a probe made of literals only (no name a program could rebind) must
+** still succeed.
+*/
+#include "tsr.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void discard(void *ud, int stream, const char *s, size_t n) {
+  (void)ud; (void)stream; (void)s; (void)n;
+}
+
+static tsr_State *open_state(void) {
+  tsr_Config cfg;
+  tsr_config_init(&cfg);
+  cfg.write = discard;
+  cfg.flags = TSR_SANDBOX;
+  cfg.max_memory = (size_t)64 << 20;
+  cfg.max_steps = 200000;
+  return tsr_open(&cfg);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static tsr_State *S;
+  static unsigned runs;
+  if (!S || ++runs % 1000 == 0) {   /* a fresh state now and then bounds what inputs leave */
+    if (S) tsr_close(S);
+    S = open_state();
+    if (!S) return 0;
+  }
+  char *src = malloc(size + 1);
+  if (!src) return 0;
+  memcpy(src, data, size);
+  src[size] = '\0';
+  tsr_Tensor *result = NULL;
+  tsr_eval(S, src, "<fuzz>", &result);
+  if (result) tsr_tensor_release(result);
+  free(src);
+  if (tsr_eval(S, "[1, 2][0] + 2.5 * (3 - 1)\n", "<probe>", NULL)
+      != TSR_OK)
+    abort();   /* the state must survive any program */
+  return 0;
+}

@@ -19,7 +19,8 @@ tsr_State *tsr_open(const tsr_Config *cfg) { return (tsr_State *)interp_new(cfg)
 
 void tsr_close(tsr_State *S) { interp_free(STATE(S)); }
 
-/* The source line `line` (1-based) of src, without its newline. */
+/* The source line `line` (1-based) of src, without its newline (a NUL byte also ends it, so
+   that the error text stays one C string). */
 static void source_line(const char *src, size_t len, int line, const char **start, size_t *n) {
   const char *p = src, *end = src + len;
   for (int l = 1; l < line && p < end; l++) {
@@ -28,7 +29,7 @@ static void source_line(const char *src, size_t len, int line, const char **star
     p = nl + 1;
   }
   const char *e = p;
-  while (e < end && *e != '\n' && *e != '\r') e++;
+  while (e < end && *e != '\n' && *e != '\r' && *e != '\0') e++;
   *start = p; *n = (size_t)(e - p);
 }
 
@@ -53,11 +54,27 @@ static tsr_Status record_error(Interp *I, const char *chunk_name, const char *sr
       source_line(src, len, I->err_line, &ls, &n);
       size_t skip = 0;
       while (skip < n && (ls[skip] == ' ' || ls[skip] == '\t')) skip++;
+      /* a very long line (a 10 MB literal) is shown as a window around the column */
+      enum { WINDOW = 160 };
+      bool cut_left = false, cut_right = false;
+      size_t col0 = I->err_col > 1 ? (size_t)I->err_col - 1 : 0;   /* characters, ~bytes */
+      if (n - skip > 2 * WINDOW) {
+        size_t from = col0 > skip + WINDOW ? col0 - WINDOW : skip;
+        while (from < n && ((unsigned char)ls[from] & 0xC0) == 0x80) from++;
+        cut_left = from > skip;
+        skip = from;
+        if (n - skip > 2 * WINDOW) {
+          size_t to = skip + 2 * WINDOW;
+          while (to > skip && ((unsigned char)ls[to] & 0xC0) == 0x80) to--;
+          n = to;
+          cut_right = true;
+        }
+      }
       if (n > skip) {
-        buf_puts(b, "    ");
+        buf_puts(b, cut_left ? "    ..." : "    ");
         buf_putn(b, ls + skip, n - skip);
-        buf_putc(b, '\n');
-        int col = I->err_col - 1 - (int)skip;
+        buf_puts(b, cut_right ? "...\n" : "\n");
+        int col = I->err_col - 1 - (int)skip + (cut_left ? 3 : 0);
         if (col < 0) col = 0;
         buf_puts(b, "    ");
         for (int i = 0; i < col; i++) buf_putc(b, ' ');
@@ -99,6 +116,7 @@ static tsr_Status run(Interp *I, const char *src, size_t len, const char *name, 
                       tsr_Tensor **result) {
   if (result) *result = NULL;
   reset_error(I);
+  ctx_stack_init(&I->ctx);
   if (!name) name = "<string>";
   Chunk *ch = NULL;
   int line = 0, col = 0;

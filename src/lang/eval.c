@@ -10,7 +10,8 @@
 #include <math.h>
 #include <string.h>
 
-#define MAX_EVAL_DEPTH 3000
+/* Nesting of eval calls; the real bound is the C stack guard (ctx_stack_exhausted). */
+#define MAX_EVAL_DEPTH 1000000
 #define MAX_CALL_DEPTH 1000
 
 enum { EXEC_NORMAL = 0, EXEC_BREAK = 1, EXEC_CONTINUE = 2, EXEC_RETURN = 3 };
@@ -747,6 +748,10 @@ static int get_attr(Interp *I, Value obj, const char *name, Value *out) {
 /* ---------------------------------------------------------------------------------------- */
 /* Calls. */
 
+/* Arguments up to this many live on the C stack; more go to the heap, so that a call frame
+   stays small (deep script recursion is bounded by the stack guard, not by fat frames). */
+#define SMALL_ARGS 6
+
 static int call_user(Interp *I, Func *f, const Args *a, Value *out) {
   Ctx *c = &I->ctx;
   Node *def = f->def;
@@ -757,8 +762,13 @@ static int call_user(Interp *I, Func *f, const Args *a, Value *out) {
                     f->nparams == 1 ? "" : "s", a->npos, a->npos == 1 ? "was" : "were");
   Dict *locals = dict_new(c);
   if (!locals) return -1;
-  Value bound[MAX_ARGS];
+  Value small_bound[SMALL_ARGS], *bound = small_bound;
   int np = f->nparams;
+  size_t bound_size = 0;
+  if (np > SMALL_ARGS) {
+    bound_size = (size_t)np * sizeof(Value);
+    if (!(bound = ctx_malloc(c, bound_size))) { dict_free(locals); return -1; }
+  }
   Node *p = def->a;
   for (int i = 0; i < np; i++) bound[i] = v_undef();
   for (int i = 0; i < a->npos; i++) bound[i] = a->pos[i];
@@ -766,10 +776,13 @@ static int call_user(Interp *I, Func *f, const Args *a, Value *out) {
     int j = 0;
     Node *q = def->a;
     for (; q; q = q->next, j++) if (strcmp(q->str, a->kwnames[k]) == 0) break;
-    if (!q) { dict_free(locals); return ERR_TYPE(c, "%s() got an unexpected keyword argument '%s'", fname, a->kwnames[k]); }
+    if (!q) {
+      ERR_TYPE(c, "%s() got an unexpected keyword argument '%s'", fname, a->kwnames[k]);
+      goto fail;
+    }
     if (bound[j].type != V_UNDEF) {
-      dict_free(locals);
-      return ERR_TYPE(c, "%s() got multiple values for argument '%s'", fname, a->kwnames[k]);
+      ERR_TYPE(c, "%s() got multiple values for argument '%s'", fname, a->kwnames[k]);
+      goto fail;
     }
     bound[j] = a->kw[k];
   }
@@ -777,11 +790,12 @@ static int call_user(Interp *I, Func *f, const Args *a, Value *out) {
   for (p = def->a; p; p = p->next, i++) {
     Value v = bound[i].type != V_UNDEF ? bound[i] : f->defaults[i];
     if (v.type == V_UNDEF) {
-      dict_free(locals);
-      return ERR_TYPE(c, "%s() missing 1 required positional argument: '%s'", fname, p->str);
+      ERR_TYPE(c, "%s() missing 1 required positional argument: '%s'", fname, p->str);
+      goto fail;
     }
-    if (dict_set(locals, p->str, value_retain(v)) < 0) { dict_free(locals); return -1; }
+    if (dict_set(locals, p->str, value_retain(v)) < 0) goto fail;
   }
+  if (bound != small_bound) ctx_free(c, bound, bound_size);
   Frame fr;
   memset(&fr, 0, sizeof fr);
   fr.locals = locals;
@@ -802,8 +816,14 @@ static int call_user(Interp *I, Func *f, const Args *a, Value *out) {
   if (rc == EXEC_RETURN) { *out = I->retval; I->retval = v_none(); }
   else *out = v_none();
   return 0;
+fail:
+  if (bound != small_bound) ctx_free(c, bound, bound_size);
+  dict_free(locals);
+  return -1;
 }
 
+/* noinline: its HostCall frame must not weigh on every call_value frame of a recursion */
+__attribute__((noinline))
 static int call_host(Interp *I, CFunc *f, const Args *a, Value *out) {
   HostCall hc;
   memset(&hc, 0, sizeof hc);
@@ -858,11 +878,23 @@ static int call_value(Interp *I, Value fn, const Args *a, Value *out) {
 int interp_call(Interp *I, Value fn, const Args *a, Value *out) { return call_value(I, fn, a, out); }
 
 static int eval_call(Interp *I, Node *n, Value *out) {
-  Value fn, pos[MAX_ARGS], kw[MAX_ARGS];
-  const char *kwnames[MAX_ARGS];
+  Value fn, small_vals[2 * SMALL_ARGS];
+  const char *small_names[SMALL_ARGS];
   int npos = 0, nkw = 0, rc = -1;
   if (n->n > MAX_ARGS) return ERR_TYPE(&I->ctx, "too many arguments (at most %d)", MAX_ARGS);
-  if (eval(I, n->a, &fn) < 0) return -1;
+  int cap = n->n > SMALL_ARGS ? n->n : SMALL_ARGS;
+  Value *pos = small_vals, *kw = small_vals + SMALL_ARGS;
+  const char **kwnames = small_names;
+  void *heap = NULL;
+  size_t heap_size = 0;
+  if (cap > SMALL_ARGS) {
+    heap_size = (size_t)cap * (2 * sizeof(Value) + sizeof(char *));
+    if (!(heap = ctx_malloc(&I->ctx, heap_size))) return -1;
+    pos = heap;
+    kw = pos + cap;
+    kwnames = (const char **)(kw + cap);
+  }
+  if (eval(I, n->a, &fn) < 0) goto out;
   for (Node *arg = n->b; arg; arg = arg->next) {
     if (arg->kind == N_KWARG) {
       if (eval(I, arg->a, &kw[nkw]) < 0) goto done;
@@ -881,6 +913,8 @@ done:
   for (int i = 0; i < npos; i++) value_decref(pos[i]);
   for (int i = 0; i < nkw; i++) value_decref(kw[i]);
   value_decref(fn);
+out:
+  if (heap) ctx_free(&I->ctx, heap, heap_size);
   return rc;
 }
 
@@ -991,7 +1025,11 @@ static int eval_inner(Interp *I, Node *n, Value *out) {
 }
 
 static int eval(Interp *I, Node *n, Value *out) {
-  if (++I->depth > MAX_EVAL_DEPTH) { I->depth--; err_recursion(I); return set_pos(I, n); }
+  if (++I->depth > MAX_EVAL_DEPTH || ctx_stack_exhausted(&I->ctx)) {
+    I->depth--;
+    err_recursion(I);
+    return set_pos(I, n);
+  }
   int rc = eval_inner(I, n, out);
   I->depth--;
   if (rc < 0) return set_pos(I, n);
@@ -1293,7 +1331,11 @@ static int exec_stmt(Interp *I, Node *s) {
 }
 
 static int exec_block(Interp *I, Node *block) {
-  if (++I->depth > MAX_EVAL_DEPTH) { I->depth--; err_recursion(I); return set_pos(I, block); }
+  if (++I->depth > MAX_EVAL_DEPTH || ctx_stack_exhausted(&I->ctx)) {
+    I->depth--;
+    err_recursion(I);
+    return set_pos(I, block);
+  }
   int rc = EXEC_NORMAL;
   for (Node *s = block->a; s; s = s->next) {
     rc = exec_stmt(I, s);

@@ -107,6 +107,7 @@ Interp *interp_new(const tsr_Config *cfg) {
   I->ctx.mem_max = cfg->max_memory;
   I->ctx.max_steps = cfg->max_steps;
   I->ctx.flags = cfg->flags;
+  ctx_stack_init(&I->ctx);
   I->retval = v_none();
   I->numpy = v_none();
   buf_init(&I->errbuf, &I->ctx);

@@ -106,6 +106,55 @@ void lex_init(Lexer *L, Ctx *c, const char *src, size_t len) {
   if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) L->pos = L->line_start = 3;
 }
 
+/* Length of the valid UTF-8 sequence at s[p] (1 for ASCII), or 0 with *why set to the reason
+   CPython's decoder gives ("invalid start byte", "invalid continuation byte", "unexpected end
+   of data"). */
+static size_t utf8_seq(const unsigned char *s, size_t p, size_t len, const char **why) {
+  unsigned char b = s[p];
+  if (b < 0x80) return 1;
+  size_t n;
+  unsigned char lo = 0x80, hi = 0xBF;   /* allowed range of the first continuation byte */
+  if (b >= 0xC2 && b <= 0xDF) n = 2;
+  else if (b >= 0xE0 && b <= 0xEF) { n = 3; if (b == 0xE0) lo = 0xA0; if (b == 0xED) hi = 0x9F; }
+  else if (b >= 0xF0 && b <= 0xF4) { n = 4; if (b == 0xF0) lo = 0x90; if (b == 0xF4) hi = 0x8F; }
+  else { *why = "invalid start byte"; return 0; }
+  for (size_t i = 1; i < n; i++) {
+    if (p + i >= len) { *why = "unexpected end of data"; return 0; }
+    unsigned char c = s[p + i];
+    if (c < (i == 1 ? lo : 0x80) || c > (i == 1 ? hi : 0xBF)) {
+      *why = "invalid continuation byte";
+      return 0;
+    }
+  }
+  return n;
+}
+
+/* Checks that the whole source is UTF-8 (CPython decodes a file before tokenizing it, so a
+   bad byte anywhere is an error before any token).  Returns 0, or -1 with a SyntaxError at the
+   bad byte. */
+static int check_utf8(Lexer *L) {
+  const unsigned char *s = (const unsigned char *)L->src;
+  int line = 1;
+  size_t line_start = 0;
+  for (size_t p = 0; p < L->len;) {
+    if (s[p] == '\n') { line++; line_start = p + 1; p++; continue; }
+    if (s[p] < 0x80) { p++; continue; }
+    const char *why = NULL;
+    size_t n = utf8_seq(s, p, L->len, &why);
+    if (n == 0) {
+      int col = 1;
+      for (size_t i = line_start; i < p; i++) col += (s[i] & 0xC0) != 0x80;
+      L->err_line = line;
+      L->err_col = col;
+      ctx_err(L->c, TSR_ERR_SYNTAX, "SyntaxError", "(unicode error) 'utf-8' codec can't "
+              "decode byte 0x%02x in position %zu: %s", s[p], p - line_start, why);
+      return -1;
+    }
+    p += n;
+  }
+  return 0;
+}
+
 /* 1-based column of byte offset p on the current line, counted in characters (UTF-8 lead
    bytes) as CPython does.  Positions mostly grow along a line, so the count resumes from
    the last one asked for. */
@@ -468,6 +517,10 @@ int lex_next(Lexer *L, Token *t) {
     return TK_DEDENT;
   }
   if (L->done) { *t = L->pending_tok; t->n = 0; return 0; }
+  if (!L->utf8_checked) {
+    L->utf8_checked = true;
+    if (check_utf8(L) < 0) return -1;
+  }
   for (;;) {
     if (L->at_bol && L->depth == 0) {
       int r = line_start(L, t);

@@ -35,6 +35,7 @@ typedef struct Lexer {
   bool at_bol;            /* next token starts a logical line */
   bool line_has_tokens;   /* a token was emitted on this logical line */
   bool done;              /* end-of-input token returned */
+  bool utf8_checked;      /* the source was checked to be UTF-8 (first lex_next call) */
   bool blank_at_end;      /* the source ends with a blank (whitespace-only) line */
   bool indented_at_end;   /* the last logical line was inside an indented block */
   /* error (when lex_next returns -1): recorded in c with kind; */

@@ -67,9 +67,36 @@ static void obj_free(Obj *o) {
   ctx_free(c, o, o->size);
 }
 
+/* Freeing nested containers: obj_free releases the children, so a chain of a million nested
+   lists would recurse a million deep.  Beyond FREE_DEPTH nested frees, an object whose count
+   dropped to zero is queued instead (linked through its dead refcnt field), and the outermost
+   free drains the queue: constant stack for any nesting.  Per thread, since states of
+   different threads free independently. */
+#define FREE_DEPTH 32
+static _Thread_local int free_depth;
+static _Thread_local Obj *free_queue;
+
+static void obj_dispose(Obj *o) {
+  if (free_depth >= FREE_DEPTH) {
+    o->refcnt = (int64_t)(intptr_t)free_queue;
+    free_queue = o;
+    return;
+  }
+  free_depth++;
+  obj_free(o);
+  if (free_depth == 1) {
+    while (free_queue) {
+      Obj *q = free_queue;
+      free_queue = (Obj *)(intptr_t)q->refcnt;
+      obj_free(q);
+    }
+  }
+  free_depth--;
+}
+
 void value_decref(Value v) {
   if (v.type == V_TENSOR) tensor_release(v.t);
-  else if (v_is_obj(v) && --v.o->refcnt == 0) obj_free(v.o);
+  else if (v_is_obj(v) && --v.o->refcnt == 0) obj_dispose(v.o);
 }
 
 static Value obj_value(VType type, void *o) {
@@ -205,6 +232,13 @@ static void repr_str(Buf *b, const char *s, size_t n) {
 }
 
 static void repr_seq(Interp *I, Buf *b, Value v) {
+  if (ctx_stack_exhausted(&I->ctx)) {   /* a list nested a million deep */
+    ctx_err(&I->ctx, TSR_ERR_RUNTIME, "RecursionError",
+            "maximum recursion depth exceeded while getting the repr of an object");
+    b->failed = true;
+    return;
+  }
+  if (b->failed) return;
   List *l = as_list(v);
   bool tuple = v.type == V_TUPLE;
   buf_putc(b, tuple ? '(' : '[');
@@ -285,7 +319,11 @@ int value_equal(Interp *I, Value a, Value b, bool *eq) {
   case V_DTYPE: *eq = a.dt == b.dt; return 0;
   case V_LIST: case V_TUPLE: {
     List *x = as_list(a), *y = as_list(b);
+    if (x == y) { *eq = true; return 0; }   /* Python compares identical items as equal */
     if (x->n != y->n) { *eq = false; return 0; }
+    if (ctx_stack_exhausted(&I->ctx))
+      return ctx_err(&I->ctx, TSR_ERR_RUNTIME, "RecursionError",
+                     "maximum recursion depth exceeded in comparison");
     for (int64_t i = 0; i < x->n; i++) {
       if (x->items[i].type == V_TENSOR || y->items[i].type == V_TENSOR) {
         int t = 0;

@@ -50,7 +50,24 @@ typedef struct Ctx {
   uint64_t steps, max_steps;           /* max_steps 0 = none */
   unsigned flags;                      /* TSR_SANDBOX */
   PrintOptions print;
+  /* C stack guard (stack.c): the lowest stack address recursion may reach on the thread that
+     entered the state (stack_thread); NULL until ctx_stack_init. */
+  char *stack_limit;
+  unsigned long stack_thread;
+  bool stack_known;
 } Ctx;
+
+/* Sets c's C stack guard for the calling thread (its stack bounds from pthread_getattr_np,
+   cached per thread; elsewhere 1 MiB below the caller).  Called when a thread enters the state
+   (tsr_eval and friends).  Deep recursion over user input (nested expressions, script
+   recursion, repr of nested lists) checks ctx_stack_exhausted and fails with RecursionError
+   instead of overflowing the host's stack. */
+RT_HIDDEN void ctx_stack_init(Ctx *c);
+/* True when the current frame is below the guard (stack.c's margin keeps room for the BLAS,
+   libc and formatting calls made below any check). */
+static inline bool ctx_stack_exhausted(const Ctx *c) {
+  return c->stack_limit && (char *)__builtin_frame_address(0) < c->stack_limit;
+}
 
 /* Initialises c with the given allocator (NULL = libc) and default print options. */
 RT_HIDDEN void ctx_init(Ctx *c, void *(*alloc)(void *, void *, size_t, size_t), void *ud);

@@ -1,0 +1,221 @@
+/*
+** test_hostile.c -- hostile input through the public API: inputs too big or too deep to keep
+** as golden files (100 000-deep brackets and expressions, 10 MB lines, a list nested a million
+** deep, NUL bytes and invalid UTF-8 in files), and deep recursion on a host thread with a
+** small stack.  Each must end in its own clear error, never a crash, and the state must stay
+** usable afterwards.  The smaller hostile programs are golden tests in tests/scripts/hostile/.
+** Prints "unit hostile: N passed, N failed".
+*/
+#include "tsr.h"
+#include "check.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void discard(void *ud, int stream, const char *s, size_t n) {
+  (void)ud; (void)stream; (void)s; (void)n;
+}
+
+static tsr_State *open_quiet(void) {
+  tsr_Config cfg;
+  tsr_config_init(&cfg);
+  cfg.write = discard;
+  return tsr_open(&cfg);
+}
+
+/* The state still evaluates: x = 6 * 7, read back. */
+static int usable(tsr_State *S) {
+  tsr_Tensor *r = NULL;
+  if (tsr_eval(S, "6 * 7", NULL, &r) != TSR_OK || !r) return 0;
+  double v = 0;
+  int ok = tsr_tensor_copy_to(r, TSR_FLOAT64, &v, sizeof v) == TSR_OK && v == 42.0;
+  tsr_tensor_release(r);
+  return ok;
+}
+
+/* Evaluates src and checks the error kind and the start of the message. */
+static void expect_error(tsr_State *S, const char *src, const char *kind, const char *msg) {
+  tsr_Status st = tsr_eval(S, src, "<hostile>", NULL);
+  const tsr_Error *e = tsr_last_error(S);
+  CHECK(st != TSR_OK);
+  CHECK_STR(e->kind, kind);
+  CHECK(msg == NULL || strncmp(e->message, msg, strlen(msg)) == 0);
+  if (msg && strncmp(e->message, msg, strlen(msg)) != 0)
+    fprintf(stderr, "message: %s\nwant:    %s\n", e->message, msg);
+  CHECK(usable(S));
+}
+
+/* "pre" + n copies of "rep" + "mid" + n copies of "close" + "post" */
+static char *put(char *p, const char *s) {
+  size_t n = strlen(s);
+  memcpy(p, s, n);
+  return p + n;
+}
+
+static char *repeat(const char *pre, const char *rep, size_t n, const char *mid,
+                    const char *close, const char *post) {
+  size_t len = strlen(pre) + n * (strlen(rep) + strlen(close)) + strlen(mid) + strlen(post);
+  char *s = malloc(len + 1), *p = s;
+  if (!s) return NULL;
+  p = put(p, pre);
+  for (size_t i = 0; i < n; i++) p = put(p, rep);
+  p = put(p, mid);
+  for (size_t i = 0; i < n; i++) p = put(p, close);
+  p = put(p, post);
+  *p = '\0';
+  return s;
+}
+
+static void test_deep_source(tsr_State *S) {
+  char *s = repeat("x = ", "(", 100000, "1", ")", "\n");
+  expect_error(S, s, "SyntaxError", "too many nested parentheses");
+  free(s);
+  s = repeat("x = ", "[", 100000, "1", "]", "\n");
+  expect_error(S, s, "SyntaxError", "too many nested parentheses");
+  free(s);
+  s = repeat("x = ", "-", 100000, "1", "", "\n");
+  CHECK(tsr_eval(S, s, NULL, NULL) != TSR_OK);   /* SyntaxError (too complex) or RecursionError */
+  CHECK(usable(S));
+  free(s);
+  s = repeat("x = 1", "+1", 100000, "", "", "\n");
+  CHECK(tsr_eval(S, s, NULL, NULL) != TSR_OK);
+  CHECK(usable(S));
+  free(s);
+  s = repeat("x = 1", " if 1 else 1", 100000, "", "", "\n");
+  CHECK(tsr_eval(S, s, NULL, NULL) != TSR_OK);
+  CHECK(usable(S));
+  free(s);
+  s = repeat("x = ", "abs(", 100000, "1", ")", "\n");
+  expect_error(S, s, "SyntaxError", "too many nested parentheses");
+  free(s);
+}
+
+static void test_long_lines(tsr_State *S) {
+  /* a 2 MB list display on one line: fine, and its length is right */
+  size_t n = 1000 * 1000;
+  char *s = repeat("x = [", "0,", n, "0]\nn = len(x)\n", "", "");
+  CHECK(tsr_eval(S, s, NULL, NULL) == TSR_OK);
+  free(s);
+  tsr_Tensor *r = NULL;
+  CHECK(tsr_eval(S, "n", NULL, &r) == TSR_OK && r);
+  double v = 0;
+  CHECK(r && tsr_tensor_copy_to(r, TSR_FLOAT64, &v, sizeof v) == TSR_OK && v == (double)n + 1);
+  tsr_tensor_release(r);
+  CHECK(tsr_eval(S, "del_x = 0\nx = 0\n", NULL, NULL) == TSR_OK);
+  /* a 10 MB string literal */
+  n = 5 * 1000 * 1000;
+  s = repeat("s = '", "ab", n, "'\nm = len(s)\n", "", "");
+  CHECK(tsr_eval(S, s, NULL, NULL) == TSR_OK);
+  free(s);
+  /* a 10 MB integer literal: too large, with an error line of bounded length */
+  s = repeat("x = ", "1", 10 * 1000 * 1000, "", "", "\n");
+  expect_error(S, s, "SyntaxError", "integer literal too large");
+  CHECK(strlen(tsr_error_message(S)) < 2000);
+  free(s);
+  /* an error in the middle of a 10 MB line shows a window around it */
+  s = repeat("x = '", "ab", n, "' +* 2\n", "", "");
+  expect_error(S, s, "SyntaxError", "invalid syntax");
+  CHECK(strlen(tsr_error_message(S)) < 2000);
+  free(s);
+}
+
+static void test_nested_values(tsr_State *S) {
+  const char *build = "x = []\nfor i in range(300000):\n    x = [x]\n";
+  CHECK(tsr_eval(S, build, NULL, NULL) == TSR_OK);
+  expect_error(S, "s = repr(x)\n", "RecursionError", "maximum recursion depth exceeded");
+  expect_error(S, "print(x)\n", "RecursionError", "maximum recursion depth exceeded");
+  CHECK(tsr_eval(S, "y = []\nfor i in range(300000):\n    y = [y]\n", NULL, NULL) == TSR_OK);
+  expect_error(S, "b = x == y\n", "RecursionError", "maximum recursion depth exceeded");
+  CHECK(tsr_eval(S, "b = x == x\n", NULL, NULL) == TSR_OK);   /* identical: no descent */
+  /* dropping a million-deep list frees it without recursion */
+  CHECK(tsr_eval(S, "x = 0\ny = 0\n", NULL, NULL) == TSR_OK);
+  CHECK(tsr_eval(S, "t = (0,)\nfor i in range(300000):\n    t = (t, i)\nt = 0\n", NULL, NULL)
+        == TSR_OK);
+  expect_error(S, "a = [0]\nfor i in range(100):\n    a = [a]\nz = array(a)\n", "ValueError",
+               "maximum supported dimension for an ndarray is 32, found");
+}
+
+static void test_file_bytes(tsr_State *S) {
+  static const struct { const char *bytes; size_t n; const char *msg; } cases[] = {
+    {"x = 1\0\nprint(x)\n", 16, "source code cannot contain null bytes"},
+    {"x = \"\xff\xfe\"\n", 9, "(unicode error) 'utf-8' codec can't decode byte 0xff in "
+                               "position 5: invalid start byte"},
+    {"y = 2\n\xc3( = 1\n", 12, "(unicode error) 'utf-8' codec can't decode byte 0xc3 in "
+                              "position 0: invalid continuation byte"},
+    {"x = '\xe2\x82", 7, "(unicode error) 'utf-8' codec can't decode byte 0xe2 in position 5: "
+                         "unexpected end of data"},
+    {"x = '\xed\xa0\x80'\n", 9, "(unicode error) 'utf-8' codec can't decode byte 0xed in "
+                                "position 5: invalid continuation byte"},   /* a surrogate */
+  };
+  char path[] = "/tmp/tsr-hostile-XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  if (fd < 0) return;
+  close(fd);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    FILE *f = fopen(path, "wb");
+    if (!f) { CHECK(!"cannot write the temporary file"); break; }
+    fwrite(cases[i].bytes, 1, cases[i].n, f);
+    fclose(f);
+    CHECK(tsr_eval_file(S, path) == TSR_ERR_SYNTAX);
+    CHECK_STR(tsr_last_error(S)->message, cases[i].msg);
+    CHECK(strstr(tsr_error_message(S), "SyntaxError: ") != NULL);
+    CHECK(usable(S));
+  }
+  /* valid multi-byte UTF-8 is fine, in strings and names */
+  CHECK(tsr_eval(S, "s = 'h\xc3\xa9llo \xe2\x82\xac \xf0\x9f\x98\x80'\n\xcf\x80 = 3\n", NULL, NULL)
+        == TSR_OK);
+  remove(path);
+}
+
+/* Deep script recursion and deep nesting on a host thread with a 256 KiB stack. */
+typedef struct { tsr_State *S; tsr_Status rec, nest, after; const char *kind; } SmallStack;
+
+static void *small_stack_main(void *arg) {
+  SmallStack *t = arg;
+  t->rec = tsr_eval(t->S, "def f(n):\n    return f(n + 1) + 1\nf(0)\n", NULL, NULL);
+  t->kind = tsr_last_error(t->S)->kind;
+  char *s = repeat("x = []\nfor i in range(200000):\n    x = [x]\nr = repr(x)", "", 0, "", "", "\n");
+  t->nest = tsr_eval(t->S, s, NULL, NULL);
+  free(s);
+  t->after = tsr_eval(t->S, "ok = sum(arange(10)) == 45\n", NULL, NULL);
+  return NULL;
+}
+
+static void test_small_stack(void) {
+  tsr_State *S = open_quiet();
+  CHECK(S != NULL);
+  if (!S) return;
+  SmallStack t = {S, TSR_OK, TSR_OK, TSR_ERR_RUNTIME, NULL};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 256 * 1024);
+  pthread_t th;
+  CHECK(pthread_create(&th, &attr, small_stack_main, &t) == 0);
+  pthread_join(th, NULL);
+  pthread_attr_destroy(&attr);
+  CHECK(t.rec != TSR_OK);
+  CHECK_STR(t.kind, "RecursionError");
+  CHECK(t.nest != TSR_OK);
+  CHECK(t.after == TSR_OK);
+  CHECK(usable(S));   /* and again on this thread, with its own guard */
+  CHECK(tsr_eval(S, "def g(n):\n    return 0 if n == 0 else 1 + g(n - 1)\nv = g(900)\n", NULL,
+                 NULL) == TSR_OK);
+  tsr_close(S);
+}
+
+int main(void) {
+  tsr_State *S = open_quiet();
+  CHECK(S != NULL);
+  if (!S) return CHECK_DONE("hostile");
+  test_deep_source(S);
+  test_long_lines(S);
+  test_nested_values(S);
+  test_file_bytes(S);
+  tsr_close(S);
+  test_small_stack();
+  return CHECK_DONE("hostile");
+}

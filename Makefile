@@ -88,7 +88,7 @@ fuzz: fuzz-build
 
 # The same suite built with AddressSanitizer + UndefinedBehaviorSanitizer.
 test-asan:
-	$(MAKE) BUILD=build-asan CC=gcc \
+	TSR_ALLOCFAIL_PER_DIR=1 $(MAKE) BUILD=build-asan CC=gcc \
 	  CFLAGS="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" test
 

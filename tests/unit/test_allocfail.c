@@ -12,7 +12,8 @@
 ** nothing.
 **
 ** Environment: TSR_ALLOCFAIL_ALL=1 checks every program (slow); by default the first
-** TSR_ALLOCFAIL_PER_DIR (default 6) programs of each category, in sorted order, plus every
+** TSR_ALLOCFAIL_PER_DIR (default 4; make test-asan uses 1) programs of each category, in
+** sorted order, plus every
 ** program whose name contains TSR_ALLOCFAIL_FILTER when that is set, plus the programs that once
 ** failed here (regressions[] below).  Programs that touch files
 ** (load_idx, load, save) are skipped.
@@ -205,7 +206,7 @@ int main(void) {
   const char *env_per = getenv("TSR_ALLOCFAIL_PER_DIR");
   const char *filter = getenv("TSR_ALLOCFAIL_FILTER");
   bool all = env_all && *env_all && strcmp(env_all, "0") != 0;
-  int per_dir = env_per ? atoi(env_per) : 6;
+  int per_dir = env_per ? atoi(env_per) : 4;
   long programs = 0, runs = 0;
   DIR *d = opendir("tests/scripts");
   CHECK(d != NULL);

@@ -61,6 +61,12 @@ static int broadcast_args(Interp *I, int n, const int *nds, const int64_t *const
   return 0;
 }
 
+/* Polls for an interrupt or the step budget once every 65536 draws (i counts from 0),
+   charging one step per 4096 draws as the kernels do.  0 or -1 with the error recorded. */
+static int poll_draws(Interp *I, int64_t i) {
+  return ((i + 1) & 0xffff) == 0 ? ctx_poll(interp_ctx(I), 16) : 0;
+}
+
 /* Steps a C-order multi-index over shape; false after the last element. */
 static bool next_index(int nd, const int64_t *shape, int64_t *idx) {
   for (int i = nd - 1; i >= 0; i--) {
@@ -113,7 +119,13 @@ static int cont(Interp *I, ContFn fn, Value size, Tensor *pa, Tensor *pb, Value 
     if (!t) return -1;
     double *d = (double *)tensor_data(t);
     int64_t n = tensor_size(t);
-    for (int64_t i = 0; i < n; i++) d[i] = fn(rs, a, b);
+    for (int64_t i = 0; i < n; i++) {
+      d[i] = fn(rs, a, b);
+      if (poll_draws(I, i)) {
+        tensor_release(t);
+        return -1;
+      }
+    }
     return ret_tensor(t, out);
   }
   /* array parameters: broadcast (size first when given), then draw in C order */
@@ -150,12 +162,18 @@ static int cont(Interp *I, ContFn fn, Value size, Tensor *pa, Tensor *pb, Value 
   }
   double *d = (double *)tensor_data(t);
   int64_t n = tensor_size(t), idx[TSR_MAXDIMS] = {0};
-  for (int64_t i = 0; i < n; i++) {
+  int rc = 0;
+  for (int64_t i = 0; i < n && rc == 0; i++) {
     d[i] = fn(rs, *(double *)tensor_at(va, idx), *(double *)tensor_at(vb, idx));
     next_index(bnd, bshape, idx);
+    rc = poll_draws(I, i);
   }
   tensor_release(va);
   tensor_release(vb);
+  if (rc) {
+    tensor_release(t);
+    return -1;
+  }
   return ret_tensor(t, out);
 }
 
@@ -426,8 +444,13 @@ static int randint_scalar(Interp *I, Tensor *low, Tensor *high, DType dt, bool h
   char *d = tensor_data(t);
   size_t item = dtype_size(dt);
   int64_t n = tensor_size(t);
-  for (int64_t i = 0; i < n; i++)
+  for (int64_t i = 0; i < n; i++) {
     dtype_set_u64(dt, d + (size_t)i * item, random_bounded(rs, dt, off, rng, &buf));
+    if (poll_draws(I, i)) {
+      tensor_release(t);
+      return -1;
+    }
+  }
   return ret_tensor(t, out);
 }
 
@@ -490,6 +513,7 @@ static int randint_broadcast(Interp *I, Tensor *low, Tensor *high, DType dt, boo
     long double hi = get_ld(vh->dtype, tensor_at(vh, idx));
     uint64_t off = ld_bits(truncl(lo)), top = ld_bits(truncl(hi)) - 1;
     dtype_set_u64(dt, d + (size_t)i * item, random_bounded(rs, dt, off, top - off, &buf));
+    if (poll_draws(I, i)) goto done;
   }
   rc = 0;
 done:
@@ -541,22 +565,29 @@ static int bi_randint(Interp *I, const Args *a, Value *out) {
 */
 
 /* The order legacy shuffle gives n items: Fisher-Yates from the end, swapping item i with
-   item random_interval(i).  perm (n entries) receives the shuffled 0..n-1. */
-static void shuffled_range(RandomState *rs, int64_t *perm, int64_t n) {
+   item random_interval(i).  perm (n entries) receives the shuffled 0..n-1.  0, or -1 when
+   interrupted. */
+static int shuffled_range(Interp *I, int64_t *perm, int64_t n) {
+  RandomState *rs = state_of(I);
   for (int64_t i = 0; i < n; i++) perm[i] = i;
   for (int64_t i = n - 1; i > 0; i--) {
     int64_t j = (int64_t)random_interval(rs, (uint64_t)i);
     int64_t tmp = perm[i];
     perm[i] = perm[j];
     perm[j] = tmp;
+    if (poll_draws(I, i)) return -1;
   }
+  return 0;
 }
 
 /* A new int64 tensor holding the legacy shuffle of arange(n) (n < 0 gives an empty one). */
 static Tensor *permuted_arange(Interp *I, int64_t n) {
   int64_t len = n < 0 ? 0 : n;
   Tensor *t = tensor_empty(interp_ctx(I), TSR_INT64, 1, &len);
-  if (t) shuffled_range(state_of(I), (int64_t *)tensor_data(t), len);
+  if (t && shuffled_range(I, (int64_t *)tensor_data(t), len)) {
+    tensor_release(t);
+    return NULL;
+  }
   return t;
 }
 
@@ -717,14 +748,16 @@ static int choice_weighted_unique(Interp *I, double *p, int64_t pop_size, int64_
   double *cdf = ctx_malloc(c, bytes);
   if (!cdf) return -1;
   unsigned char *seen = (unsigned char *)(cdf + pop_size);
-  int64_t n_uniq = 0;
-  while (n_uniq < n) {
+  int64_t n_uniq = 0, draws = 0;
+  int rc = 0;
+  while (n_uniq < n && rc == 0) {
     int64_t want = n - n_uniq;
     for (int64_t k = 0; k < n_uniq; k++) p[found[k]] = 0.0;
     make_cdf(p, cdf, pop_size);
     memset(seen, 0, (size_t)pop_size);
-    for (int64_t k = 0; k < want; k++) {
+    for (int64_t k = 0; k < want && rc == 0; k++) {
       int64_t j = search_right(cdf, pop_size, random_next_double(rs));
+      rc = poll_draws(I, draws++);
       if (j >= pop_size) j = pop_size - 1;   /* unreachable: u < 1 == cdf[pop_size - 1] */
       if (!seen[j]) {
         seen[j] = 1;
@@ -733,7 +766,7 @@ static int choice_weighted_unique(Interp *I, double *p, int64_t pop_size, int64_
     }
   }
   ctx_free(c, cdf, bytes);
-  return 0;
+  return rc;
 }
 
 /* choice(a, size=None, replace=True, p=None): samples from arange(a) (an integer a) or the
@@ -782,13 +815,19 @@ static int bi_choice(Interp *I, const Args *a, Value *out) {
       double *cdf = ctx_malloc(c, (size_t)pop_size * sizeof(double));
       if (!cdf) goto done;
       make_cdf((const double *)tensor_data(p), cdf, pop_size);
-      for (int64_t k = 0; k < size; k++)
+      int64_t k = 0;
+      for (; k < size; k++) {
         ix[k] = search_right(cdf, pop_size, random_next_double(rs));
+        if (poll_draws(I, k)) break;
+      }
       ctx_free(c, cdf, (size_t)pop_size * sizeof(double));
+      if (k < size) goto done;
     } else {
       RandomBuffer buf = {0, 0};
-      for (int64_t k = 0; k < size; k++)
+      for (int64_t k = 0; k < size; k++) {
         ix[k] = (int64_t)random_bounded(rs, TSR_INT64, 0, (uint64_t)(pop_size - 1), &buf);
+        if (poll_draws(I, k)) goto done;
+      }
     }
   } else {
     if (size > pop_size) {

@@ -53,5 +53,22 @@ int main(void) {
   }
   if (c) tsr_close(c);
   if (d) tsr_close(d);
+  /* long draws charge the step budget and stop at it, leaving the state usable */
+  tsr_Config cfg;
+  tsr_config_init(&cfg);
+  cfg.max_steps = 1000;
+  tsr_State *e = tsr_open(&cfg);
+  CHECK(e != NULL);
+  if (e) {
+    static const char *const longer[] = {
+      "random.rand(10**7)", "random.randint(5, size=10**7, dtype=int8)",
+      "random.normal([0.0, 1.0], 1, size=(5 * 10**6, 2))", "random.permutation(10**7)",
+      "random.choice(10**7, 10**7)", "random.randint([3, 4], size=(5 * 10**6, 2))",
+    };
+    for (size_t k = 0; k < sizeof longer / sizeof longer[0]; k++)
+      CHECK(tsr_eval(e, longer[k], "limit", NULL) == TSR_ERR_LIMIT);
+    CHECK(draw(e, "random.rand(2)", ya, 2) == 0);
+    tsr_close(e);
+  }
   return CHECK_DONE("random_states");
 }

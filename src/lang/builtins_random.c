@@ -203,6 +203,8 @@ static bool any_signbit(Tensor *t) {
   return false;
 }
 
+static long double get_ld(DType dt, const char *p);
+
 /* --------------------------------------------------------------------------------------------
 ** seed, random_sample, rand, randn, standard_normal, uniform, normal
 */
@@ -245,10 +247,9 @@ static int bi_seed(Interp *I, const Args *a, Value *out) {
     ERR_VALUE(c, "Seed must be non-empty");
     goto done;
   }
-  if (dtype_is_float(t->dtype) || t->dtype == TSR_UINT64) {
+  if (dtype_is_float(t->dtype) || (t->dtype == TSR_UINT64 && !squeezed)) {
     ERR_TYPE(c, "Cannot cast %s from dtype('%s') to dtype('int64') according to the rule "
-             "'safe'", t->ndim == 0 || squeezed ? "scalar" : "array data",
-             dtype_name(t->dtype));
+             "'safe'", squeezed ? "scalar" : "array data", dtype_name(t->dtype));
     goto done;
   }
   if (!squeezed && t->ndim != 1) {
@@ -258,8 +259,8 @@ static int bi_seed(Interp *I, const Args *a, Value *out) {
   if (!(words = ctx_malloc(c, (size_t)n * sizeof *words))) goto done;
   int64_t idx[TSR_MAXDIMS] = {0};
   for (int64_t i = 0; i < n; i++, next_index(t->ndim, t->shape, idx)) {
-    int64_t w = dtype_get_i64(t->dtype, tensor_at(t, idx));
-    if (w < 0 || w > (int64_t)0xffffffff) {
+    long double w = get_ld(t->dtype, tensor_at(t, idx));
+    if (w < 0 || w > 0xffffffffu) {
       ERR_VALUE(c, "Seed must be between 0 and 2**32 - 1");
       goto done;
     }
@@ -603,6 +604,7 @@ static Tensor *take_rows(Interp *I, Tensor *x, Tensor *perm) {
 /* shuffle(x): permutes a tensor along its first axis, or a list, in place. */
 static int bi_shuffle(Interp *I, const Args *a, Value *out) {
   Value s[1];
+  if (a->nkw) return IERR_TYPE(I, "RandomState.shuffle() takes no keyword arguments");
   if (args_parse(I, a, "shuffle", "x", s)) return -1;
   Value x = s[0];
   if (x.type == V_LIST) {
@@ -645,6 +647,7 @@ static bool is_integer(Value v) {
    along its first axis.  IndexError "x must be an integer or at least 1-dimensional". */
 static int bi_permutation(Interp *I, const Args *a, Value *out) {
   Value s[1];
+  if (a->nkw) return IERR_TYPE(I, "RandomState.permutation() takes no keyword arguments");
   if (args_parse(I, a, "permutation", "x", s)) return -1;
   if (is_integer(s[0])) {
     int64_t n;
@@ -876,6 +879,81 @@ done:
 }
 
 /* --------------------------------------------------------------------------------------------
+** get_state, set_state
+*/
+
+/* get_state(legacy=True): the tuple ('MT19937', key (624 uint32), pos, has_gauss,
+   cached_gaussian), as NumPy's legacy state.  legacy=False (a dict) is not supported. */
+static int bi_get_state(Interp *I, const Args *a, Value *out) {
+  Value s[1];
+  if (args_parse(I, a, "get_state", "legacy=", s)) return -1;
+  bool legacy;
+  if (get_bool(I, s[0], true, &legacy)) return -1;
+  if (!legacy) return IERR_VALUE(I, "get_state(legacy=False) is not supported by tsr");
+  RandomState *rs = state_of(I);
+  if (!rs->seeded) random_seed_entropy(rs);
+  int64_t n = RANDOM_MT_N;
+  Tensor *key = tensor_empty(interp_ctx(I), TSR_UINT32, 1, &n);
+  if (!key) return -1;
+  memcpy(tensor_data(key), rs->key, sizeof rs->key);
+  Value tup = value_tuple(I, 5);
+  Value name = tup.type == V_UNDEF ? tup : value_str(I, "MT19937", 7);
+  if (name.type == V_UNDEF) {
+    value_decref(tup);
+    tensor_release(key);
+    return -1;
+  }
+  List *l = as_list(tup);
+  l->items[0] = name;
+  l->items[1] = v_tensor(key);
+  l->items[2] = v_int(rs->pos);
+  l->items[3] = v_int(rs->has_gauss);
+  l->items[4] = v_float(rs->gauss);
+  *out = tup;
+  return 0;
+}
+
+/* set_state(state): restores a tuple from get_state ('MT19937', key, pos[, has_gauss,
+   cached_gaussian]).  TypeError "state must be a dict or a tuple."; ValueError for another
+   generator's name, a key that is not 624 integers or a pos outside [0, 624]. */
+static int bi_set_state(Interp *I, const Args *a, Value *out) {
+  Value s[1];
+  if (args_parse(I, a, "set_state", "state", s)) return -1;
+  if (s[0].type != V_TUPLE) return IERR_TYPE(I, "state must be a dict or a tuple.");
+  List *l = as_list(s[0]);
+  if (l->n < 1 || l->items[0].type != V_STR || strcmp(as_str(l->items[0])->s, "MT19937") != 0)
+    return IERR_VALUE(I, "set_state can only be used with legacy MT19937state instances.");
+  if (l->n != 3 && l->n != 5)
+    return IERR_VALUE(I, "state must be a 3-tuple or a 5-tuple, not a %lld-tuple",
+                      (long long)l->n);
+  int64_t pos, has_gauss = 0;
+  double cached = 0.0;
+  if (value_to_int(I, l->items[2], &pos)) return -1;
+  if (l->n == 5 &&
+      (value_to_int(I, l->items[3], &has_gauss) || value_to_double(I, l->items[4], &cached)))
+    return -1;
+  if (pos < 0 || pos > RANDOM_MT_N) return IERR_VALUE(I, "pos must be between 0 and 624");
+  Tensor *key = value_to_tensor_strong(I, l->items[1], -1);
+  if (!key) return -1;
+  int rc = -1;
+  if (!dtype_is_int(key->dtype) || key->ndim != 1 || key->shape[0] != RANDOM_MT_N) {
+    IERR_VALUE(I, "state must be 624 elements");
+  } else {
+    RandomState *rs = state_of(I);
+    for (int64_t i = 0; i < RANDOM_MT_N; i++)
+      rs->key[i] = (uint32_t)dtype_get_u64(key->dtype, tensor_at(key, &i));
+    rs->pos = (int)pos;
+    rs->seeded = true;
+    rs->has_gauss = has_gauss != 0;
+    rs->gauss = cached;
+    *out = v_none();
+    rc = 0;
+  }
+  tensor_release(key);
+  return rc;
+}
+
+/* --------------------------------------------------------------------------------------------
 ** The table
 */
 
@@ -906,5 +984,9 @@ const Builtin builtins_random_table[] = {
    "its contents (along the first axis)."},
   {"random", "choice", bi_choice, "choice(a, size=None, replace=True, p=None)\n\nGenerates a "
    "random sample from a given 1-D array."},
+  {"random", "get_state", bi_get_state, "get_state(legacy=True)\n\nThe generator's state: "
+   "('MT19937', key (624 uint32), pos, has_gauss, cached_gaussian)."},
+  {"random", "set_state", bi_set_state, "set_state(state)\n\nRestore a state returned by "
+   "get_state."},
   {NULL, NULL, NULL, NULL}
 };

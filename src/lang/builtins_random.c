@@ -1,6 +1,7 @@
 /*
 ** builtins_random.c -- the `random` namespace: numpy.random's legacy functions (seed, rand,
-** randn, random_sample, uniform, normal, randint, permutation, shuffle, choice ...) drawing
+** randn, random_sample, uniform, normal, randint, permutation, shuffle, choice, get_state,
+** set_state, and the distributions of dist_specs: gamma, beta, poisson ...) drawing
 ** from the interpreter's RandomState (src/runtime/random.h), so that a seeded program prints
 ** the numbers NumPy 1.24 prints.  Argument checks, error texts and the order in which values
 ** are drawn follow RandomState's.
@@ -77,10 +78,15 @@ static bool next_index(int nd, const int64_t *shape, int64_t *idx) {
 }
 
 /* --------------------------------------------------------------------------------------------
-** Continuous distributions with up to two float parameters (NumPy's `cont` helper)
+** Distributions with up to two float parameters (NumPy's `cont` and `disc` helpers)
 */
 
+/* A distribution draws one value from the parameters (a, b): a double (cont) or an int64
+   (disc); exactly one of the two is set. */
 typedef double (*ContFn)(RandomState *rs, double a, double b);
+typedef int64_t (*DiscFn)(RandomState *rs, double a, double b);
+typedef struct Dist { ContFn cont; DiscFn disc; } Dist;
+
 static double draw_sample(RandomState *rs, double a, double b) {
   (void)a; (void)b;
   return random_next_double(rs);
@@ -96,13 +102,21 @@ static double draw_normal(RandomState *rs, double loc, double scale) {
   return loc + scale * random_gauss(rs);
 }
 
-/* Draws fn(pa, pb) for every element of the output: a Python float when size is None and
-   both parameters are 0-d, else a float64 tensor of shape size (or of the parameters'
-   broadcast shape when size is None).  pa and pb are float64 tensors (borrowed), or NULL
-   for none.  ValueError as NumPy for shapes that do not broadcast or do not fit size. */
-static int cont(Interp *I, ContFn fn, Value size, Tensor *pa, Tensor *pb, Value *out) {
+/* Draws into element i of t (float64 for cont, int64 for disc). */
+static void draw_into(RandomState *rs, const Dist *d, Tensor *t, int64_t i, double a, double b) {
+  if (d->disc) ((int64_t *)tensor_data(t))[i] = d->disc(rs, a, b);
+  else ((double *)tensor_data(t))[i] = d->cont(rs, a, b);
+}
+
+/* Draws d(pa, pb) for every element of the output: a Python float (int for disc) when size
+   is None and both parameters are 0-d, else a float64 (int64) tensor of shape size, or of the
+   parameters' broadcast shape when size is None.  pa and pb are float64 tensors (borrowed),
+   or NULL for none (pb NULL when pa is).  ValueError as NumPy for shapes that do not
+   broadcast or do not fit size. */
+static int dist_draw(Interp *I, const Dist *d, Value size, Tensor *pa, Tensor *pb, Value *out) {
   Ctx *c = interp_ctx(I);
   RandomState *rs = state_of(I);
+  DType dt = d->disc ? TSR_INT64 : TSR_FLOAT64;
   bool has_size;
   int nd;
   int64_t shape[TSR_MAXDIMS];
@@ -112,15 +126,14 @@ static int cont(Interp *I, ContFn fn, Value size, Tensor *pa, Tensor *pb, Value 
     double a = pa ? dtype_get_f64(TSR_FLOAT64, tensor_data(pa)) : 0.0;
     double b = pb ? dtype_get_f64(TSR_FLOAT64, tensor_data(pb)) : 0.0;
     if (!has_size) {
-      *out = v_float(fn(rs, a, b));
+      *out = d->disc ? v_int(d->disc(rs, a, b)) : v_float(d->cont(rs, a, b));
       return 0;
     }
-    Tensor *t = tensor_empty(c, TSR_FLOAT64, nd, shape);
+    Tensor *t = tensor_empty(c, dt, nd, shape);
     if (!t) return -1;
-    double *d = (double *)tensor_data(t);
     int64_t n = tensor_size(t);
     for (int64_t i = 0; i < n; i++) {
-      d[i] = fn(rs, a, b);
+      draw_into(rs, d, t, i, a, b);
       if (poll_draws(I, i)) {
         tensor_release(t);
         return -1;
@@ -134,7 +147,7 @@ static int cont(Interp *I, ContFn fn, Value size, Tensor *pa, Tensor *pb, Value 
   int64_t bshape[TSR_MAXDIMS];
   if (has_size) { nds[k] = nd; shapes[k++] = shape; }
   nds[k] = pa->ndim; shapes[k++] = pa->shape;
-  nds[k] = pb->ndim; shapes[k++] = pb->shape;
+  if (pb) { nds[k] = pb->ndim; shapes[k++] = pb->shape; }
   if (broadcast_args(I, k, nds, shapes, 0, &bnd, bshape)) return -1;
   if (has_size) {
     bool same = bnd == nd;
@@ -152,19 +165,19 @@ static int cont(Interp *I, ContFn fn, Value size, Tensor *pa, Tensor *pb, Value 
       return -1;
     }
   }
-  Tensor *t = tensor_empty(c, TSR_FLOAT64, bnd, bshape);
+  Tensor *t = tensor_empty(c, dt, bnd, bshape);
   Tensor *va = t ? tensor_broadcast_to(c, pa, bnd, bshape) : NULL;
-  Tensor *vb = va ? tensor_broadcast_to(c, pb, bnd, bshape) : NULL;
-  if (!vb) {
+  Tensor *vb = va && pb ? tensor_broadcast_to(c, pb, bnd, bshape) : NULL;
+  if (!va || (pb && !vb)) {
     tensor_release(t);
     tensor_release(va);
     return -1;
   }
-  double *d = (double *)tensor_data(t);
   int64_t n = tensor_size(t), idx[TSR_MAXDIMS] = {0};
   int rc = 0;
   for (int64_t i = 0; i < n && rc == 0; i++) {
-    d[i] = fn(rs, *(double *)tensor_at(va, idx), *(double *)tensor_at(vb, idx));
+    draw_into(rs, d, t, i, *(double *)tensor_at(va, idx),
+              vb ? *(double *)tensor_at(vb, idx) : 0.0);
     next_index(bnd, bshape, idx);
     rc = poll_draws(I, i);
   }
@@ -175,6 +188,12 @@ static int cont(Interp *I, ContFn fn, Value size, Tensor *pa, Tensor *pb, Value 
     return -1;
   }
   return ret_tensor(t, out);
+}
+
+/* dist_draw for a continuous distribution. */
+static int cont(Interp *I, ContFn fn, Value size, Tensor *pa, Tensor *pb, Value *out) {
+  Dist d = {fn, NULL};
+  return dist_draw(I, &d, size, pa, pb, out);
 }
 
 /* A distribution parameter as a float64 tensor (lists, scalars, tensors of any dtype);
@@ -361,6 +380,231 @@ static int bi_normal(Interp *I, const Args *a, Value *out) {
   tensor_release(scale);
   return rc;
 }
+
+/* --------------------------------------------------------------------------------------------
+** Further legacy distributions, one table entry each: parameters, defaults, constraints
+*/
+
+static double draw_standard_exponential(RandomState *rs, double a, double b) {
+  (void)a; (void)b;
+  return random_standard_exponential(rs);
+}
+static double draw_exponential(RandomState *rs, double scale, double b) {
+  (void)b;
+  return scale * random_standard_exponential(rs);
+}
+static double draw_standard_gamma(RandomState *rs, double shape, double b) {
+  (void)b;
+  return random_standard_gamma(rs, shape);
+}
+static double draw_gamma(RandomState *rs, double shape, double scale) {
+  return scale * random_standard_gamma(rs, shape);
+}
+static double draw_beta(RandomState *rs, double a, double b) { return random_beta(rs, a, b); }
+static double draw_chisquare(RandomState *rs, double df, double b) {
+  (void)b;
+  return 2.0 * random_standard_gamma(rs, df / 2.0);
+}
+static double draw_f(RandomState *rs, double dfnum, double dfden) {
+  double num = 2.0 * random_standard_gamma(rs, dfnum / 2.0);
+  double den = 2.0 * random_standard_gamma(rs, dfden / 2.0);
+  return (num * dfden) / (den * dfnum);
+}
+static double draw_standard_t(RandomState *rs, double df, double b) {
+  (void)b;
+  double num = random_gauss(rs), den = random_standard_gamma(rs, df / 2);
+  return sqrt(df / 2) * num / sqrt(den);
+}
+static double draw_lognormal(RandomState *rs, double mean, double sigma) {
+  return exp(mean + sigma * random_gauss(rs));
+}
+static double draw_standard_cauchy(RandomState *rs, double a, double b) {
+  (void)a; (void)b;
+  double num = random_gauss(rs);
+  return num / random_gauss(rs);
+}
+static double draw_laplace(RandomState *rs, double loc, double scale) {
+  for (;;) {
+    double u = random_next_double(rs);
+    if (u >= 0.5) return loc - scale * log(2.0 - u - u);
+    if (u > 0.0) return loc + scale * log(u + u);
+  }
+}
+static double draw_gumbel(RandomState *rs, double loc, double scale) {
+  for (;;) {
+    double u = 1.0 - random_next_double(rs);
+    if (u < 1.0) return loc - scale * log(-log(u));
+  }
+}
+static double draw_logistic(RandomState *rs, double loc, double scale) {
+  for (;;) {
+    double u = random_next_double(rs);
+    if (u > 0.0) return loc + scale * log(u / (1.0 - u));
+  }
+}
+static double draw_rayleigh(RandomState *rs, double scale, double b) {
+  (void)b;
+  return scale * sqrt(2.0 * random_standard_exponential(rs));
+}
+static double draw_weibull(RandomState *rs, double a, double b) {
+  (void)b;
+  if (a == 0.0) return 0.0;
+  return pow(random_standard_exponential(rs), 1.0 / a);
+}
+static double draw_pareto(RandomState *rs, double a, double b) {
+  (void)b;
+  return exp(random_standard_exponential(rs) / a) - 1;
+}
+static double draw_power(RandomState *rs, double a, double b) {
+  (void)b;
+  return pow(1 - exp(-random_standard_exponential(rs)), 1.0 / a);
+}
+static int64_t draw_poisson(RandomState *rs, double lam, double b) {
+  (void)b;
+  return random_poisson(rs, lam);
+}
+static int64_t draw_geometric(RandomState *rs, double p, double b) {
+  (void)b;
+  return random_geometric(rs, p);
+}
+
+/* NumPy's checks of distribution parameters. */
+typedef enum {
+  CONS_NONE,
+  CONS_NON_NEGATIVE,     /* "scale < 0": sign bit set (-0.0 too), NaN allowed */
+  CONS_POSITIVE,         /* "a <= 0": NaN allowed */
+  CONS_BOUNDED_GT_0_1,   /* "p <= 0, p > 1 or p contains NaNs" */
+  CONS_POISSON,          /* "lam value too large" (NaN in arrays too), "lam < 0 or lam is
+                            NaN" (0-d) / "... contains NaNs" (arrays); -0.0 allowed */
+} Constraint;
+
+typedef struct DistSpec {
+  const char *name, *spec;     /* builtin name and args_parse spec; size= last */
+  int nparams;                 /* 0..2 */
+  const char *pname[2];        /* parameter names in messages */
+  double def[2];               /* defaults of optional parameters */
+  Constraint cons[2];
+  Dist dist;
+} DistSpec;
+
+/* Checks every element of the float64 parameter t against cons; 0 or -1 (ValueError). */
+static int check_constraint(Interp *I, Tensor *t, const char *name, Constraint cons) {
+  const double lam_max = (double)INT64_MAX - sqrt((double)INT64_MAX) * 10;
+  int64_t n = tensor_size(t), idx[TSR_MAXDIMS] = {0};
+  for (int64_t i = 0; i < n; i++, next_index(t->ndim, t->shape, idx)) {
+    double v = *(double *)tensor_at(t, idx);
+    switch (cons) {
+    case CONS_NONE:
+      break;
+    case CONS_NON_NEGATIVE:
+      if (!isnan(v) && signbit(v)) return IERR_VALUE(I, "%s < 0", name);
+      break;
+    case CONS_POSITIVE:
+      if (v <= 0) return IERR_VALUE(I, "%s <= 0", name);
+      break;
+    case CONS_BOUNDED_GT_0_1:
+      if (!(v > 0) || !(v <= 1))
+        return IERR_VALUE(I, "%s <= 0, %s > 1 or %s contains NaNs", name, name, name);
+      break;
+    case CONS_POISSON:   /* 0-d: one check; arrays: two passes below */
+      if (t->ndim == 0 && (isnan(v) || v < 0))
+        return IERR_VALUE(I, "%s < 0 or %s is NaN", name, name);
+      if (isnan(v) || v >= lam_max) return IERR_VALUE(I, "%s value too large", name);
+      break;
+    }
+  }
+  if (cons == CONS_POISSON) {   /* arrays: NaN and too large first, then negative */
+    memset(idx, 0, sizeof idx);
+    for (int64_t i = 0; i < n; i++, next_index(t->ndim, t->shape, idx))
+      if (*(double *)tensor_at(t, idx) < 0)
+        return IERR_VALUE(I, "%s < 0 or %s contains NaNs", name, name);
+  }
+  return 0;
+}
+
+static const DistSpec dist_specs[] = {
+  {"standard_exponential", "size=", 0, {NULL, NULL}, {0, 0}, {CONS_NONE, CONS_NONE},
+   {draw_standard_exponential, NULL}},
+  {"exponential", "scale=,size=", 1, {"scale", NULL}, {1.0, 0}, {CONS_NON_NEGATIVE, CONS_NONE},
+   {draw_exponential, NULL}},
+  {"standard_gamma", "shape,size=", 1, {"shape", NULL}, {0, 0}, {CONS_NON_NEGATIVE, CONS_NONE},
+   {draw_standard_gamma, NULL}},
+  {"gamma", "shape,scale=,size=", 2, {"shape", "scale"}, {0, 1.0},
+   {CONS_NON_NEGATIVE, CONS_NON_NEGATIVE}, {draw_gamma, NULL}},
+  {"beta", "a,b,size=", 2, {"a", "b"}, {0, 0}, {CONS_POSITIVE, CONS_POSITIVE},
+   {draw_beta, NULL}},
+  {"chisquare", "df,size=", 1, {"df", NULL}, {0, 0}, {CONS_POSITIVE, CONS_NONE},
+   {draw_chisquare, NULL}},
+  {"f", "dfnum,dfden,size=", 2, {"dfnum", "dfden"}, {0, 0}, {CONS_POSITIVE, CONS_POSITIVE},
+   {draw_f, NULL}},
+  {"standard_t", "df,size=", 1, {"df", NULL}, {0, 0}, {CONS_POSITIVE, CONS_NONE},
+   {draw_standard_t, NULL}},
+  {"lognormal", "mean=,sigma=,size=", 2, {"mean", "sigma"}, {0.0, 1.0},
+   {CONS_NONE, CONS_NON_NEGATIVE}, {draw_lognormal, NULL}},
+  {"standard_cauchy", "size=", 0, {NULL, NULL}, {0, 0}, {CONS_NONE, CONS_NONE},
+   {draw_standard_cauchy, NULL}},
+  {"laplace", "loc=,scale=,size=", 2, {"loc", "scale"}, {0.0, 1.0},
+   {CONS_NONE, CONS_NON_NEGATIVE}, {draw_laplace, NULL}},
+  {"gumbel", "loc=,scale=,size=", 2, {"loc", "scale"}, {0.0, 1.0},
+   {CONS_NONE, CONS_NON_NEGATIVE}, {draw_gumbel, NULL}},
+  {"logistic", "loc=,scale=,size=", 2, {"loc", "scale"}, {0.0, 1.0},
+   {CONS_NONE, CONS_NON_NEGATIVE}, {draw_logistic, NULL}},
+  {"rayleigh", "scale=,size=", 1, {"scale", NULL}, {1.0, 0}, {CONS_NON_NEGATIVE, CONS_NONE},
+   {draw_rayleigh, NULL}},
+  {"weibull", "a,size=", 1, {"a", NULL}, {0, 0}, {CONS_NON_NEGATIVE, CONS_NONE},
+   {draw_weibull, NULL}},
+  {"pareto", "a,size=", 1, {"a", NULL}, {0, 0}, {CONS_POSITIVE, CONS_NONE},
+   {draw_pareto, NULL}},
+  {"power", "a,size=", 1, {"a", NULL}, {0, 0}, {CONS_POSITIVE, CONS_NONE},
+   {draw_power, NULL}},
+  {"poisson", "lam=,size=", 1, {"lam", NULL}, {1.0, 0}, {CONS_POISSON, CONS_NONE},
+   {NULL, draw_poisson}},
+  {"geometric", "p,size=", 1, {"p", NULL}, {0, 0}, {CONS_BOUNDED_GT_0_1, CONS_NONE},
+   {NULL, draw_geometric}},
+};
+enum { DIST_COUNT = sizeof dist_specs / sizeof dist_specs[0] };
+
+/* The builtin of dist_specs[k]: binds the parameters (float64, defaults filled in), checks
+   them in order, and draws. */
+static int dist_builtin(Interp *I, const Args *a, int k, Value *out) {
+  const DistSpec *d = &dist_specs[k];
+  Value s[3];
+  if (args_parse(I, a, d->name, d->spec, s)) return -1;
+  Tensor *p[2] = {NULL, NULL};
+  int rc = -1;
+  for (int i = 0; i < d->nparams; i++) {
+    if (!(p[i] = float_param(I, s[i], d->def[i]))) goto done;
+    if (check_constraint(I, p[i], d->pname[i], d->cons[i])) goto done;
+  }
+  rc = dist_draw(I, &d->dist, s[d->nparams], p[0], p[1], out);
+done:
+  tensor_release(p[0]);
+  tensor_release(p[1]);
+  return rc;
+}
+
+#define DIST_BUILTIN(k, name) \
+  static int bi_##name(Interp *I, const Args *a, Value *out) { return dist_builtin(I, a, k, out); }
+DIST_BUILTIN(0, standard_exponential)
+DIST_BUILTIN(1, exponential)
+DIST_BUILTIN(2, standard_gamma)
+DIST_BUILTIN(3, gamma)
+DIST_BUILTIN(4, beta)
+DIST_BUILTIN(5, chisquare)
+DIST_BUILTIN(6, f)
+DIST_BUILTIN(7, standard_t)
+DIST_BUILTIN(8, lognormal)
+DIST_BUILTIN(9, standard_cauchy)
+DIST_BUILTIN(10, laplace)
+DIST_BUILTIN(11, gumbel)
+DIST_BUILTIN(12, logistic)
+DIST_BUILTIN(13, rayleigh)
+DIST_BUILTIN(14, weibull)
+DIST_BUILTIN(15, pareto)
+DIST_BUILTIN(16, power)
+DIST_BUILTIN(17, poisson)
+DIST_BUILTIN(18, geometric)
+_Static_assert(DIST_COUNT == 19, "one DIST_BUILTIN per dist_specs entry");
 
 /* --------------------------------------------------------------------------------------------
 ** randint
@@ -984,6 +1228,42 @@ const Builtin builtins_random_table[] = {
    "its contents (along the first axis)."},
   {"random", "choice", bi_choice, "choice(a, size=None, replace=True, p=None)\n\nGenerates a "
    "random sample from a given 1-D array."},
+  {"random", "standard_exponential", bi_standard_exponential, "standard_exponential(size=None)"
+   "\n\nSamples from the standard exponential distribution."},
+  {"random", "exponential", bi_exponential, "exponential(scale=1.0, size=None)\n\nSamples "
+   "from an exponential distribution."},
+  {"random", "standard_gamma", bi_standard_gamma, "standard_gamma(shape, size=None)\n\n"
+   "Samples from a standard Gamma distribution."},
+  {"random", "gamma", bi_gamma, "gamma(shape, scale=1.0, size=None)\n\nSamples from a Gamma "
+   "distribution."},
+  {"random", "beta", bi_beta, "beta(a, b, size=None)\n\nSamples from a Beta distribution."},
+  {"random", "chisquare", bi_chisquare, "chisquare(df, size=None)\n\nSamples from a "
+   "chi-square distribution."},
+  {"random", "f", bi_f, "f(dfnum, dfden, size=None)\n\nSamples from an F distribution."},
+  {"random", "standard_t", bi_standard_t, "standard_t(df, size=None)\n\nSamples from a "
+   "Student's t distribution with df degrees of freedom."},
+  {"random", "lognormal", bi_lognormal, "lognormal(mean=0.0, sigma=1.0, size=None)\n\n"
+   "Samples from a log-normal distribution."},
+  {"random", "standard_cauchy", bi_standard_cauchy, "standard_cauchy(size=None)\n\nSamples "
+   "from a standard Cauchy distribution with mode = 0."},
+  {"random", "laplace", bi_laplace, "laplace(loc=0.0, scale=1.0, size=None)\n\nSamples from "
+   "the Laplace or double exponential distribution."},
+  {"random", "gumbel", bi_gumbel, "gumbel(loc=0.0, scale=1.0, size=None)\n\nSamples from a "
+   "Gumbel distribution."},
+  {"random", "logistic", bi_logistic, "logistic(loc=0.0, scale=1.0, size=None)\n\nSamples "
+   "from a logistic distribution."},
+  {"random", "rayleigh", bi_rayleigh, "rayleigh(scale=1.0, size=None)\n\nSamples from a "
+   "Rayleigh distribution."},
+  {"random", "weibull", bi_weibull, "weibull(a, size=None)\n\nSamples from a Weibull "
+   "distribution."},
+  {"random", "pareto", bi_pareto, "pareto(a, size=None)\n\nSamples from a Pareto II or Lomax "
+   "distribution with specified shape."},
+  {"random", "power", bi_power, "power(a, size=None)\n\nSamples in [0, 1] from a power "
+   "distribution with positive exponent a - 1."},
+  {"random", "poisson", bi_poisson, "poisson(lam=1.0, size=None)\n\nSamples from a Poisson "
+   "distribution."},
+  {"random", "geometric", bi_geometric, "geometric(p, size=None)\n\nSamples from the "
+   "geometric distribution."},
   {"random", "get_state", bi_get_state, "get_state(legacy=True)\n\nThe generator's state: "
    "('MT19937', key (624 uint32), pos, has_gauss, cached_gaussian)."},
   {"random", "set_state", bi_set_state, "set_state(state)\n\nRestore a state returned by "

@@ -191,3 +191,127 @@ uint64_t random_bounded(RandomState *rs, DType dt, uint64_t off, uint64_t rng, R
   }
   return off + v;
 }
+
+double random_standard_exponential(RandomState *rs) {
+  return -log(1.0 - random_next_double(rs));
+}
+
+double random_standard_gamma(RandomState *rs, double shape) {
+  if (shape == 1.0) return random_standard_exponential(rs);
+  if (shape == 0.0) return 0.0;
+  if (shape < 1.0) {
+    /* Ahrens and Dieter's GS for shape < 1, with an exponential bound */
+    for (;;) {
+      double u = random_next_double(rs), v = random_standard_exponential(rs);
+      if (u <= 1.0 - shape) {
+        double x = pow(u, 1.0 / shape);
+        if (x <= v) return x;
+      } else {
+        double y = -log((1.0 - u) / shape);
+        double x = pow(1.0 - shape + shape * y, 1.0 / shape);
+        if (x <= v + y) return x;
+      }
+    }
+  }
+  /* Marsaglia and Tsang's squeeze method on legacy Gaussians */
+  double b = shape - 1.0 / 3.0, c = 1.0 / sqrt(9 * b);
+  for (;;) {
+    double x, v;
+    do {
+      x = random_gauss(rs);
+      v = 1.0 + c * x;
+    } while (v <= 0.0);
+    v = v * v * v;
+    double u = random_next_double(rs);
+    if (u < 1.0 - 0.0331 * (x * x) * (x * x)) return b * v;
+    if (log(u) < 0.5 * x * x + b * (1.0 - v + log(v))) return b * v;
+  }
+}
+
+double random_beta(RandomState *rs, double a, double b) {
+  if (a <= 1.0 && b <= 1.0) {
+    /* Johnk's algorithm, in logarithms when both powers underflow */
+    for (;;) {
+      double u = random_next_double(rs), v = random_next_double(rs);
+      double x = pow(u, 1.0 / a), y = pow(v, 1.0 / b);
+      if (x + y <= 1.0) {
+        if (x + y > 0) return x / (x + y);
+        double logx = log(u) / a, logy = log(v) / b;
+        double logm = logx > logy ? logx : logy;
+        logx -= logm;
+        logy -= logm;
+        return exp(logx - log(exp(logx) + exp(logy)));
+      }
+    }
+  }
+  double ga = random_standard_gamma(rs, a), gb = random_standard_gamma(rs, b);
+  return ga / (ga + gb);
+}
+
+/* log(Gamma(x)) for x >= 1 by the Stirling series, shifted up to x >= 7 (the series NumPy's
+   Poisson sampler uses, so acceptance decisions agree to the bit). */
+static double loggam(double x) {
+  static const double a[10] = {8.333333333333333e-02, -2.777777777777778e-03,
+                               7.936507936507937e-04, -5.952380952380952e-04,
+                               8.417508417508418e-04, -1.917526917526918e-03,
+                               6.410256410256410e-03, -2.955065359477124e-02,
+                               1.796443723688307e-01, -1.39243221690590e+00};
+  if (x == 1.0 || x == 2.0) return 0.0;
+  int64_t n = x < 7.0 ? (int64_t)(7 - x) : 0;
+  double x0 = x + (double)n, x2 = 1.0 / (x0 * x0), gl0 = a[9];
+  for (int k = 8; k >= 0; k--) {
+    gl0 *= x2;
+    gl0 += a[k];
+  }
+  double gl = gl0 / x0 + 0.5 * log(2.0 * M_PI) + (x0 - 0.5) * log(x0) - x0;
+  if (x < 7.0) {
+    for (int64_t k = 1; k <= n; k++) {
+      gl -= log(x0 - 1.0);
+      x0 -= 1.0;
+    }
+  }
+  return gl;
+}
+
+int64_t random_poisson(RandomState *rs, double lam) {
+  if (lam >= 10) {
+    /* Hormann's transformed rejection with squeeze (PTRS) */
+    double slam = sqrt(lam), loglam = log(lam);
+    double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+    double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
+    for (;;) {
+      double u = random_next_double(rs) - 0.5, v = random_next_double(rs);
+      double us = 0.5 - fabs(u);
+      int64_t k = (int64_t)floor((2 * a / us + b) * u + lam + 0.43);
+      if (us >= 0.07 && v <= vr) return k;
+      if (k < 0 || (us < 0.013 && v > us)) continue;
+      if (log(v) + log(invalpha) - log(a / (us * us) + b) <=
+          -lam + (double)k * loglam - loggam((double)k + 1))
+        return k;
+    }
+  }
+  if (lam == 0) return 0;
+  /* multiplication of uniforms until the product drops below exp(-lam) */
+  double enlam = exp(-lam), prod = 1.0;
+  int64_t x = 0;
+  for (;;) {
+    prod *= random_next_double(rs);
+    if (prod > enlam) x++;
+    else return x;
+  }
+}
+
+int64_t random_geometric(RandomState *rs, double p) {
+  if (p >= 0.333333333333333333333333) {
+    /* sequential search of the cumulative distribution */
+    double u = random_next_double(rs), sum = p, prod = p, q = 1.0 - p;
+    int64_t x = 1;
+    while (u > sum) {
+      prod *= q;
+      sum += prod;
+      x++;
+    }
+    return x;
+  }
+  return (int64_t)ceil(log(1.0 - random_next_double(rs)) / log(1.0 - p));
+}

@@ -58,4 +58,19 @@ RT_HIDDEN uint64_t random_interval(RandomState *rs, uint64_t max);
 RT_HIDDEN uint64_t random_bounded(RandomState *rs, DType dt, uint64_t off, uint64_t rng,
                                   RandomBuffer *b);
 
+/* Legacy samplers of further distributions (RandomState's), each drawing from rs as NumPy
+   1.24 does so that the values agree to the bit. */
+/* -log(1 - U): standard_exponential, exponential, and the exponential inside gamma. */
+RT_HIDDEN double random_standard_exponential(RandomState *rs);
+/* standard_gamma(shape >= 0): Ahrens-Dieter GS below 1, Marsaglia-Tsang (legacy Gaussians)
+   above, exponential at 1, 0 at 0. */
+RT_HIDDEN double random_standard_gamma(RandomState *rs, double shape);
+/* beta(a > 0, b > 0): Johnk's algorithm when both are <= 1, else Ga / (Ga + Gb). */
+RT_HIDDEN double random_beta(RandomState *rs, double a, double b);
+/* poisson(lam >= 0): multiplication of uniforms below 10, Hormann's PTRS from 10 up. */
+RT_HIDDEN int64_t random_poisson(RandomState *rs, double lam);
+/* geometric(0 < p <= 1): trials up to the first success, >= 1; search for p >= 1/3, else
+   inversion ceil(log(1 - U) / log(1 - p)). */
+RT_HIDDEN int64_t random_geometric(RandomState *rs, double p);
+
 #endif

@@ -59,6 +59,8 @@ static void test_allocation_failures(void) {
       "d = random.permutation(arange(6).reshape(3, 2)); random.shuffle(d); random.shuffle([1, 2])\n"
       "e = random.choice(5, 3, replace=False, p=[0.1, 0.2, 0.3, 0.2, 0.2])\n"
       "f = random.choice([1.5, 2.5], 4, p=[0.5, 0.5]) + random.choice(7, 4, replace=False)\n"
+      "g = random.gamma([0.5, 3.0], 2, size=(2, 2)) + random.beta(0.5, 2, 2) + random.f(2, 3)\n"
+      "h = random.poisson([1.0, 50.0], size=(3, 2)) + random.geometric(0.1, 2)\n"
       "random.set_state(random.get_state())\n";
   CHECK(run_failing(script, TSR_OK) > 20);
   static const char *const failing[] = {
@@ -66,6 +68,7 @@ static void test_allocation_failures(void) {
     "random.seed([[1, 2]])", "random.seed([1.5])", "random.choice(2, p=[0.5, 0.6])",
     "random.randint([3, 4], size=(3,))", "random.randint([1, 2], [0, 5])",
     "random.uniform([0, 1], [2, inf])", "random.choice(3, 3, replace=False, p=[0.5, 0.5, 0])",
+    "random.poisson([1.0, -1.0])", "random.gamma([1, 2], [[1], [2], [3]], size=(3, 1))",
   };
   for (size_t k = 0; k < sizeof failing / sizeof failing[0]; k++)
     run_failing(failing[k], k == 3 ? TSR_ERR_TYPE : TSR_ERR_VALUE);

@@ -6,6 +6,7 @@
 #define TSR_INTERP_H
 
 #include "value.h"
+#include "../runtime/random.h"
 
 /* ---- Dict: an open-addressing hash map from names to Values (keys copied) ---- */
 typedef struct DictEntry { char *key; size_t keylen; uint64_t hash; Value value; } DictEntry;
@@ -63,6 +64,7 @@ struct Interp {
   Buf errbuf;           /* tsr_error_message text */
   char errchunk[256];
   ChunkRef *cur_chunk;  /* chunk of the code being run (borrowed) */
+  RandomState random;   /* numpy.random's legacy MT19937 state (builtins_random.c) */
 };
 
 #define MAX_ARGS 64

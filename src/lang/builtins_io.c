@@ -149,22 +149,24 @@ static int savez_common(Interp *I, const Args *a, const char *fname, bool compre
   char auto_names[MAX_ARGS][24];
   const char *names[MAX_ARGS];
   Tensor *arrays[MAX_ARGS];
-  int k = 0, rc = -1;
-  for (int i = 1; i < a->npos; i++, k++) {
+  Value vals[MAX_ARGS];
+  int rc = -1, made = 0;
+  /* NumPy's order: the keyword arrays, then arr_0, arr_1 ... */
+  for (int i = 0; i < a->nkw; i++) {
+    names[i] = a->kwnames[i];
+    vals[i] = a->kw[i];
+  }
+  for (int i = 1; i < a->npos; i++) {
+    int k = a->nkw + i - 1;
     snprintf(auto_names[k], sizeof auto_names[k], "arr_%d", i - 1);
+    for (int j = 0; j < a->nkw; j++)
+      if (strcmp(a->kwnames[j], auto_names[k]) == 0)
+        return IERR_VALUE(I, "Cannot use un-named variables and keyword %s", auto_names[k]);
     names[k] = auto_names[k];
+    vals[k] = a->pos[i];
   }
-  for (int i = 0; i < a->nkw; i++, k++) {
-    for (int j = 0; j < a->npos - 1; j++)
-      if (strcmp(a->kwnames[i], names[j]) == 0)
-        return IERR_VALUE(I, "Cannot use un-named variables and keyword %s", a->kwnames[i]);
-    names[k] = a->kwnames[i];
-  }
-  int made = 0;
-  for (; made < n; made++) {
-    Value v = made < a->npos - 1 ? a->pos[made + 1] : a->kw[made - (a->npos - 1)];
-    if (!(arrays[made] = arg_tensor(I, v))) goto done;
-  }
+  for (; made < n; made++)
+    if (!(arrays[made] = arg_tensor(I, vals[made]))) goto done;
   Buf b;
   buf_init(&b, c);
   const char *full = with_suffix(&b, path, ".npz");

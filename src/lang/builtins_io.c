@@ -212,7 +212,16 @@ static int bi_loadtxt(Interp *I, const Args *a, Value *out) {
   if (given(s[4])) return IERR_TYPE(I, "loadtxt(): converters= is not supported by tsr");
   if (given(s[5]) && value_to_int(I, s[5], &o.skiprows)) return -1;
   if (given(s[6])) {
-    if (s[6].type == V_LIST || s[6].type == V_TUPLE) {
+    if (s[6].type == V_TENSOR && s[6].t->ndim == 1) {
+      Tensor *u = tensor_contiguous(interp_ctx(I), s[6].t, TSR_INT64);
+      if (!u) return -1;
+      int64_t n = u->shape[0];
+      if (n <= (int64_t)(sizeof usecols / sizeof usecols[0]))
+        memcpy(usecols, tensor_data(u), (size_t)n * sizeof(int64_t));
+      tensor_release(u);
+      if (n > (int64_t)(sizeof usecols / sizeof usecols[0])) return IERR_VALUE(I, "too many usecols");
+      o.nusecols = (int)n;
+    } else if (s[6].type == V_LIST || s[6].type == V_TUPLE) {
       List *l = as_list(s[6]);
       if (l->n > (int64_t)(sizeof usecols / sizeof usecols[0]))
         return IERR_VALUE(I, "too many usecols");
@@ -267,6 +276,19 @@ static int bi_savetxt(Interp *I, const Args *a, Value *out) {
   }
   Tensor *t = arg_tensor(I, s[1]);
   if (!t) return -1;
+  if (s[2].type == V_LIST || s[2].type == V_TUPLE) {
+    int64_t ncols = t->ndim == 2 ? t->shape[1] : 1;
+    if (nfmt != ncols && t->ndim >= 1 && t->ndim <= 2) {
+      Buf l;
+      buf_init(&l, interp_ctx(I));
+      value_repr(I, &l, s[2]);
+      ctx_err(interp_ctx(I), TSR_ERR_VALUE, "AttributeError", "fmt has wrong shape.  %s",
+              buf_str(&l));
+      buf_free(&l);
+      tensor_release(t);
+      return -1;
+    }
+  }
   int rc = npy_savetxt(interp_ctx(I), path, t, nfmt, fmts, delimiter, newline, header, footer,
                        comments);
   tensor_release(t);

@@ -725,7 +725,7 @@ static bool parse_field(DType dt, const char *s, const char *e, char *dst) {
   while (s < e && is_space(*s)) s++;
   while (e > s && is_space(e[-1])) e--;
   size_t n = (size_t)(e - s);
-  char tmp[128];
+  char tmp[512];
   if (n == 0 || n >= sizeof tmp) return false;
   memcpy(tmp, s, n);
   tmp[n] = 0;

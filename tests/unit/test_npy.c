@@ -287,6 +287,44 @@ static void test_sandbox(void) {
   tsr_close(S);
 }
 
+/* A mapped file is a borrowed storage: it does not count against max_memory, so a state capped
+   far below the file's size can still slice and reduce it (reading it is a MemoryError). */
+static void test_mmap_beyond_cap(void) {
+  unsigned char img[256];
+  char dict[128] = "{'descr': '<f8', 'fortran_order': False, 'shape': (8388608,), }";
+  size_t k = strlen(dict);
+  while ((10 + k + 1) % 64) dict[k++] = ' ';   /* the data starts 64-byte aligned */
+  dict[k++] = '\n';
+  dict[k] = 0;
+  size_t n = make_npy(img, 1, dict, NULL, 0);
+  const char *p = path_of("big.npy");
+  write_bytes(p, img, n);
+  CHECK(truncate(p, (off_t)n + 8388608 * 8) == 0);   /* 64 MiB of zeros, sparse */
+  tsr_Config cfg;
+  tsr_config_init(&cfg);
+  cfg.max_memory = 8u << 20;
+  tsr_State *S = tsr_open(&cfg);
+  char prog[600];
+  snprintf(prog, sizeof prog, "x = load('%s', mmap_mode='r+')\nx[::4096] = 1.0\n"
+           "s = (x[::1024].sum() + x[-1], x.shape[0])", p);
+  CHECK(tsr_eval(S, prog, "mmap", NULL) == TSR_OK);
+  tsr_Tensor *r = NULL;
+  CHECK(tsr_eval(S, "float(s[0])", "mmap", &r) == TSR_OK && r);
+  double v = 0;
+  if (r) { tsr_tensor_copy_to(r, TSR_FLOAT64, &v, sizeof v); tsr_tensor_release(r); }
+  CHECK(v == 2048.0);
+  snprintf(prog, sizeof prog, "del x\ny = load('%s')", p);
+  CHECK(tsr_eval(S, prog, "mmap", NULL) == TSR_ERR_MEMORY);
+  snprintf(prog, sizeof prog, "float(load('%s', mmap_mode='r')[4096 * 7 : 4096 * 7 + 2].sum())",
+           p);
+  r = NULL;
+  CHECK(tsr_eval(S, prog, "mmap", &r) == TSR_OK && r);
+  v = 0;
+  if (r) { tsr_tensor_copy_to(r, TSR_FLOAT64, &v, sizeof v); tsr_tensor_release(r); }
+  CHECK(v == 1.0);
+  tsr_close(S);
+}
+
 /* --------------------------------------------------------------------------------------------
 ** The differential pass with NumPy
 */
@@ -448,6 +486,7 @@ int main(void) {
   test_truncations();
   test_corrupt_npz();
   test_sandbox();
+  test_mmap_beyond_cap();
   differential();
   cleanup();
   CHECK(C.mem_used == 0);

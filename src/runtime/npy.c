@@ -369,12 +369,13 @@ static uint32_t header_length(const unsigned char *head, size_t prefix_len) {
   return n;
 }
 
-/* The tensor for a header whose data was read into a buffer laid out in the file's order:
-   byte-swapped to the host, bools normalised, a Fortran-order file as a transposed view. */
-static Tensor *finish_tensor(Ctx *c, Tensor *raw, const NpyHeader *hd) {
+/* The tensor for a header whose data lies in raw, laid out in the file's order: a Fortran-order
+   file becomes a transposed view; data read into memory (in_memory) is also byte-swapped to
+   the host's order and its bools normalised to 0/1.  Takes the reference to raw. */
+static Tensor *finish_tensor(Ctx *c, Tensor *raw, const NpyHeader *hd, bool in_memory) {
   int64_t n = tensor_size(raw);
-  if (hd->swap) swap_elements(tensor_data(raw), n, dtype_size(hd->dtype));
-  if (hd->dtype == TSR_BOOL) normalize_bool(tensor_data(raw), n);
+  if (in_memory && hd->swap) swap_elements(tensor_data(raw), n, dtype_size(hd->dtype));
+  if (in_memory && hd->dtype == TSR_BOOL) normalize_bool(tensor_data(raw), n);
   if (!hd->fortran || hd->ndim < 2) return raw;
   Tensor *t = tensor_transpose(c, raw, NULL);
   tensor_release(raw);
@@ -420,7 +421,7 @@ static Tensor *npy_decode(Ctx *c, const char *name, const unsigned char *p, size
   Tensor *raw = tensor_empty(c, hd.dtype, hd.ndim, shape);
   if (!raw) return NULL;
   if (hd.nbytes) memcpy(tensor_data(raw), p + prefix + hlen, (size_t)hd.nbytes);
-  return finish_tensor(c, raw, &hd);
+  return finish_tensor(c, raw, &hd, true);
 }
 
 /* Reads exactly n bytes; returns the count read (short at end of file or on error). */
@@ -434,6 +435,37 @@ static size_t read_some(Ctx *c, FILE *f, char *dst, size_t n, bool *interrupted)
     if (ctx_poll(c, got / 4096)) { *interrupted = true; break; }
   }
   return done;
+}
+
+/* Maps the data of the .npy file at path (numpy.load with mmap_mode; see io_map_tensor).
+   Returns the tensor; or NULL with an error recorded; or NULL with no error when the data can
+   only be read, not mapped as it is (bytes in the other byte order, bool bytes other than 0/1,
+   an offset that is not a multiple of the itemsize) and the mode allows a copy ('r', 'c'). */
+static Tensor *map_npy(Ctx *c, const char *path, char mode, uint64_t offset, const NpyHeader *hd,
+                       const int64_t *shape) {
+  if (hd->swap) {
+    if (mode != 'w') return NULL;
+    ERR_VALUE(c, "cannot memory-map '%s' with mmap_mode='r+': its data is not in the host's "
+              "byte order (load it without mmap_mode)", path);
+    return NULL;
+  }
+  if (offset % dtype_size(hd->dtype) && mode != 'w') return NULL;   /* misaligned: read it */
+  DType as = hd->dtype == TSR_BOOL ? TSR_UINT8 : hd->dtype;
+  Tensor *raw = io_map_tensor(c, path, mode, offset, as, hd->ndim, shape, NULL);
+  if (!raw) return NULL;
+  if (hd->dtype == TSR_BOOL) {
+    const unsigned char *q = (const unsigned char *)tensor_data(raw);
+    for (uint64_t i = 0; i < hd->nbytes; i++)
+      if (q[i] > 1) {
+        tensor_release(raw);
+        if (mode != 'w') return NULL;
+        ERR_VALUE(c, "cannot memory-map '%s': its bool data holds bytes other than 0 and 1",
+                  path);
+        return NULL;
+      }
+    raw->dtype = TSR_BOOL;
+  }
+  return finish_tensor(c, raw, hd, false);
 }
 
 /* Loads the .npy file open as f (its first 8 bytes already in head). */
@@ -479,35 +511,10 @@ static Tensor *load_npy(Ctx *c, const char *path, FILE *f, const unsigned char *
   }
   int64_t shape[TSR_MAXDIMS];
   storage_shape(&hd, shape);
-  if (mmap_mode && !(hd.swap && mmap_mode != 'w') && hd.dtype != TSR_BOOL) {
-    if (hd.swap) {
-      ERR_VALUE(c, "cannot memory-map '%s' with mmap_mode='r+': its data is not in the "
-                "host's byte order (load it without mmap_mode)", path);
-      return NULL;
-    }
-    Tensor *raw = io_map_tensor(c, path, mmap_mode, offset, hd.dtype, hd.ndim, shape, NULL);
-    if (!raw) return NULL;
-    NpyHeader plain = hd;
-    plain.swap = false;
-    plain.dtype = TSR_INT8;   /* no bool normalisation of a mapping */
-    return finish_tensor(c, raw, &plain);
-  }
-  if (mmap_mode == 'w' && hd.dtype == TSR_BOOL) {
-    /* bool files may hold bytes other than 0/1; map them only when they are clean */
-    Tensor *raw = io_map_tensor(c, path, mmap_mode, offset, TSR_UINT8, hd.ndim, shape, NULL);
-    if (!raw) return NULL;
-    const unsigned char *q = (const unsigned char *)tensor_data(raw);
-    for (uint64_t i = 0; i < hd.nbytes; i++)
-      if (q[i] > 1) {
-        tensor_release(raw);
-        ERR_VALUE(c, "cannot memory-map '%s': its bool data holds bytes other than 0 and 1",
-                  path);
-        return NULL;
-      }
-    raw->dtype = TSR_BOOL;
-    NpyHeader plain = hd;
-    plain.dtype = TSR_INT8;
-    return finish_tensor(c, raw, &plain);
+  if (mmap_mode) {
+    Tensor *mapped = map_npy(c, path, mmap_mode, offset, &hd, shape);
+    if (mapped || c->status != TSR_OK) return mapped;
+    /* else the data cannot be mapped as it is: read a copy (read-only for mode 'r') */
   }
   Tensor *raw = tensor_empty(c, hd.dtype, hd.ndim, shape);
   if (!raw) return NULL;
@@ -517,7 +524,7 @@ static Tensor *load_npy(Ctx *c, const char *path, FILE *f, const unsigned char *
     tensor_release(raw);
     return NULL;
   }
-  Tensor *t = finish_tensor(c, raw, &hd);
+  Tensor *t = finish_tensor(c, raw, &hd, true);
   if (t && mmap_mode) t->storage->readonly = mmap_mode == 'r';
   return t;
 }

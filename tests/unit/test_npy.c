@@ -172,6 +172,19 @@ static void test_corrupt_npy(void) {
   }
   CHECK_STR(load_result(path_of("py2.npy"), 'w'), "ValueError: cannot memory-map 'P': its bool "
             "data holds bytes other than 0 and 1");
+  t = NULL;
+  CHECK(npy_load(&C, path_of("py2.npy"), 'r', &t, &m) == 0 && t && t->storage->readonly &&
+        ((const unsigned char *)tensor_data(t))[1] == 1);
+  if (t) tensor_release(t);
+  /* data that does not start on a multiple of the itemsize: read for 'r', refused for 'r+' */
+  n = make_npy(img, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3), }", six, 48);
+  write_bytes(path_of("misaligned.npy"), img, n);
+  t = NULL;
+  CHECK(npy_load(&C, path_of("misaligned.npy"), 'r', &t, &m) == 0 && t &&
+        ((double *)tensor_data(t))[5] == 5.0);
+  if (t) tensor_release(t);
+  CHECK_STR(load_result(path_of("misaligned.npy"), 'w'), "ValueError: cannot memory-map 'P': "
+            "its data offset 69 is not a multiple of the itemsize 8");
   CHECK_STR(load_result(path_of("no-such-file.npy"), 0), "FileNotFoundError: [Errno 2] No such "
             "file or directory: 'P'");
   CHECK_STR(load_result(dir, 0), "IsADirectoryError: [Errno 21] Is a directory: 'P'");

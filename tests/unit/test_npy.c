@@ -300,6 +300,34 @@ static void test_sandbox(void) {
   tsr_close(S);
 }
 
+/* The namespace load returns for an .npz: d.a as well as d["a"] (NumPy has only the second;
+   d.a is a tsr extension, so the golden tests cannot show it), and `files`. */
+static void test_npz_namespace(void) {
+  tsr_State *S = tsr_open(NULL);
+  char prog[600];
+  snprintf(prog, sizeof prog, "savez('%s', arange(4), a=arange(3) * 2, files=ones(2))\n"
+           "d = load('%s')\n"
+           "s = float(d.a.sum() + d['a'][2] + d.arr_0.sum() + d.files.sum())",
+           path_of("ns"), path_of("ns.npz"));
+  CHECK(tsr_eval(S, prog, "npz", NULL) == TSR_OK);
+  tsr_Tensor *r = NULL;
+  CHECK(tsr_eval(S, "s", "npz", &r) == TSR_OK && r);
+  double v = 0;
+  if (r) { tsr_tensor_copy_to(r, TSR_FLOAT64, &v, sizeof v); tsr_tensor_release(r); }
+  CHECK(v == 6 + 4 + 6 + 2);
+  snprintf(prog, sizeof prog, "savez('%s', x=arange(3), y=ones(2))\nd = load('%s')\n"
+           "n = 0\nfor k in d.files:\n    n += d[k].size\n", path_of("ns"), path_of("ns.npz"));
+  CHECK(tsr_eval(S, prog, "npz", NULL) == TSR_OK);
+  r = NULL;
+  CHECK(tsr_eval(S, "float(n)", "npz", &r) == TSR_OK && r);
+  v = 0;
+  if (r) { tsr_tensor_copy_to(r, TSR_FLOAT64, &v, sizeof v); tsr_tensor_release(r); }
+  CHECK(v == 5);
+  CHECK(tsr_eval(S, "d.z", "npz", NULL) == TSR_ERR_TYPE);
+  CHECK_STR(tsr_last_error(S)->message, "module 'NpzFile' has no attribute 'z'");
+  tsr_close(S);
+}
+
 /* A mapped file is a borrowed storage: it does not count against max_memory, so a state capped
    far below the file's size can still slice and reduce it (reading it is a MemoryError). */
 static void test_mmap_beyond_cap(void) {
@@ -500,6 +528,7 @@ int main(void) {
   test_corrupt_npz();
   test_sandbox();
   test_mmap_beyond_cap();
+  test_npz_namespace();
   differential();
   cleanup();
   CHECK(C.mem_used == 0);

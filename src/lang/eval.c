@@ -721,6 +721,9 @@ static int get_attr(Interp *I, Value obj, const char *name, Value *out) {
   case V_NAMESPACE: {
     Value *m = dict_get(((Namespace *)obj.o)->members, name);
     if (m) { *out = value_retain(*m); return 0; }
+    if (strcmp(((Namespace *)obj.o)->name, "NpzFile") == 0)   /* load() of an .npz */
+      return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError",
+                     "'NpzFile' object has no attribute '%s'", name);
     return ERR_TYPE(&I->ctx, "module '%s' has no attribute '%s'", ((Namespace *)obj.o)->name, name);
   }
   case V_TENSOR: {

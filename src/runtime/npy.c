@@ -777,30 +777,26 @@ via_float: {
   }
 }
 
-/* Splits the line [s, e) (comments already cut) into fields: starts and ends in fs/fe.
-   Returns the field count (the arrays grow through the Ctx), or -1 on MemoryError. */
-typedef struct Fields { Ctx *c; const char **s, **e; int64_t n, cap; } Fields;
+/* The fields of one line: field k is [f[k].s, f[k].e); the array grows through the Ctx. */
+typedef struct Field { const char *s, *e; } Field;
+typedef struct Fields { Ctx *c; Field *f; int64_t n, cap; } Fields;
 
 static int fields_push(Fields *f, const char *s, const char *e) {
   if (f->n == f->cap) {
     int64_t cap = f->cap ? 2 * f->cap : 16;
-    const char **ns = ctx_realloc(f->c, f->s, (size_t)f->cap * sizeof *ns, (size_t)cap * sizeof *ns);
-    if (!ns) return -1;
-    f->s = ns;
-    const char **ne = ctx_realloc(f->c, f->e, (size_t)f->cap * sizeof *ne, (size_t)cap * sizeof *ne);
-    if (!ne) {
-      /* keep both arrays at the same capacity for the free */
-      f->s = ctx_realloc(f->c, f->s, (size_t)cap * sizeof *ns, (size_t)f->cap * sizeof *ns);
-      return -1;
-    }
-    f->e = ne;
+    Field *nf = ctx_realloc(f->c, f->f, (size_t)f->cap * sizeof *nf, (size_t)cap * sizeof *nf);
+    if (!nf) return -1;
+    f->f = nf;
     f->cap = cap;
   }
-  f->s[f->n] = s;
-  f->e[f->n++] = e;
+  f->f[f->n].s = s;
+  f->f[f->n++].e = e;
   return 0;
 }
 
+/* Splits the line [s, e) (comments already cut) into fields: on runs of whitespace (leading
+   and trailing whitespace ignored) when delim is NULL, else on every delim.  0 or -1
+   (MemoryError). */
 static int split_fields(Fields *f, const char *s, const char *e, const char *delim) {
   f->n = 0;
   if (!delim) {
@@ -840,7 +836,7 @@ Tensor *npy_loadtxt(Ctx *c, const char *path, const NpyLoadtxtOptions *o) {
   Buf text, data;
   buf_init(&text, c);
   buf_init(&data, c);
-  Fields fl = {c, NULL, NULL, 0, 0};
+  Fields fl = {c, NULL, 0, 0};
   Tensor *t = NULL;
   char chunk[1 << 16];
   size_t got;
@@ -892,11 +888,11 @@ Tensor *npy_loadtxt(Ctx *c, const char *path, const NpyLoadtxtOptions *o) {
           goto done;
         }
       }
-      if (!parse_field(dt, fl.s[col], fl.e[col], elem)) {
-        int len = (int)(fl.e[col] - fl.s[col]);
+      if (!parse_field(dt, fl.f[col].s, fl.f[col].e, elem)) {
+        int len = (int)(fl.f[col].e - fl.f[col].s);
         if (len > 100) len = 100;
         ERR_VALUE(c, "could not convert string '%.*s' to %s at row %lld, column %lld.", len,
-                  fl.s[col], dtype_name(dt), (long long)rows, (long long)col + 1);
+                  fl.f[col].s, dtype_name(dt), (long long)rows, (long long)col + 1);
         goto done;
       }
       buf_putn(&data, elem, isz);
@@ -925,10 +921,7 @@ Tensor *npy_loadtxt(Ctx *c, const char *path, const NpyLoadtxtOptions *o) {
     t = tt;
   }
 done:
-  if (fl.cap) {
-    ctx_free(c, fl.s, (size_t)fl.cap * sizeof *fl.s);
-    ctx_free(c, fl.e, (size_t)fl.cap * sizeof *fl.e);
-  }
+  if (fl.cap) ctx_free(c, fl.f, (size_t)fl.cap * sizeof *fl.f);
   buf_free(&text);
   buf_free(&data);
   if (c->status != TSR_OK && t) { tensor_release(t); t = NULL; }

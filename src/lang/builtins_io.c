@@ -77,9 +77,9 @@ static int npz_namespace(Interp *I, NpyMembers *m, Value *out) {
     Tensor *t = m->arrays[i];
     m->arrays[i] = NULL;
     if (strcmp(m->names[i], "files") == 0) named_files = true;
-    if (dict_set(d, m->names[i], v_tensor(t)) < 0 ||
-        list_append(I, files, value_str(I, m->names[i], strlen(m->names[i]))) < 0)
-      goto fail;
+    if (dict_set(d, m->names[i], v_tensor(t)) < 0) goto fail;
+    Value name = value_str(I, m->names[i], strlen(m->names[i]));
+    if (name.type == V_UNDEF || list_append(I, files, name) < 0) goto fail;
   }
   if (named_files) value_decref(files);
   else if (dict_set(d, "files", files) < 0) { files = v_undef(); goto fail; }

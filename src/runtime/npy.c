@@ -88,9 +88,6 @@ static int descr_parse(const char *s, DType *dt, bool *swap) {
 ** Writing
 */
 
-/* Appends Python's repr of a shape tuple: "()", "(3,)", "(2, 3)". */
-static void shape_repr(Buf *b, int ndim, const int64_t *shape) { shape_format(b, ndim, shape); }
-
 /* Appends the whole .npy prefix (magic, version, length, padded dict) for an array of dtype dt
    and shape, in Fortran order or not, exactly as NumPy 1.24's format.write_array does. */
 static void npy_header(Buf *b, DType dt, bool fortran, int ndim, const int64_t *shape) {
@@ -100,7 +97,7 @@ static void npy_header(Buf *b, DType dt, bool fortran, int ndim, const int64_t *
   descr_of(dt, descr);
   buf_printf(&d, "{'descr': '%s', 'fortran_order': %s, 'shape': ", descr,
              fortran ? "True" : "False");
-  shape_repr(&d, ndim, shape);
+  shape_format(&d, ndim, shape);   /* Python's repr of the tuple */
   buf_puts(&d, ", }");
   if (ndim > 0) {
     char digits[32];
@@ -622,6 +619,7 @@ static int load_npz(Ctx *c, const char *path, FILE *f, NpyMembers *m) {
     zip_fclose(zf);
     if (rc) break;
     Tensor *t = npy_decode(c, name, (const unsigned char *)(b.p ? b.p : ""), b.n);
+    if (!t && c->status != TSR_ERR_VALUE) { rc = -1; break; }   /* MemoryError, interrupt */
     if (!t) {
       char why[sizeof c->msg];
       snprintf(why, sizeof why, "%s", c->msg);

@@ -275,6 +275,53 @@ static void test_corrupt_npz(void) {
   npy_members_free(&C, &m);
 }
 
+/* Allocation failure at every point of loading and saving: each call either succeeds or fails
+   with MemoryError, and nothing leaks. */
+static void test_alloc_failures(void) {
+  const char *txt = "# t\n1 2 3\n4 5 6\n7 8 9\n10 11 12\n";
+  write_bytes(path_of("cap.txt"), txt, strlen(txt));
+  int64_t shape[2] = {20, 30};
+  Tensor *x = tensor_full_f64(&C, TSR_INT16, 2, shape, 3);
+  Tensor *xt = tensor_transpose(&C, x, NULL);
+  const char *names[2] = {"a", "b"};
+  Tensor *arrays[2] = {x, xt};
+  const char *fmt[1] = {"%.3e"};
+  NpyLoadtxtOptions o = {.dtype = TSR_FLOAT32, .comments = "#", .max_rows = -1};
+  size_t base = C.mem_used;
+  int failures = 0, successes = 0;
+  for (size_t extra = 0; extra < 12000; extra += 61) {
+    for (int op = 0; op < 6; op++) {
+      C.mem_max = base + extra;
+      Tensor *t = NULL;
+      NpyMembers m = {0};
+      int rc;
+      switch (op) {
+      case 0: rc = npy_load(&C, path_of("valid.npy"), 0, &t, &m); break;
+      case 1: rc = npy_load(&C, path_of("valid.npz"), 0, &t, &m); break;
+      case 2: rc = npy_savez(&C, path_of("cap.npz"), 2, names, arrays, op == 2); break;
+      case 3: rc = npy_save(&C, path_of("cap.npy"), xt); break;
+      case 4: rc = (t = npy_loadtxt(&C, path_of("cap.txt"), &o)) ? 0 : -1; break;
+      default: rc = npy_savetxt(&C, path_of("cap.out"), x, 1, fmt, ",", "\n", "h", "", "# ");
+      }
+      if (rc == 0) successes++;
+      else {
+        if (C.status != TSR_ERR_MEMORY) fprintf(stderr, "op %d: %s: %s\n", op, C.kind, C.msg);
+        CHECK(C.status == TSR_ERR_MEMORY);
+        failures++;
+      }
+      ctx_clear(&C);
+      tensor_release(t);
+      npy_members_free(&C, &m);
+      C.mem_max = 0;
+      if (C.mem_used != base) fprintf(stderr, "op %d leaks with cap %zu\n", op, extra);
+      CHECK(C.mem_used == base);
+    }
+  }
+  CHECK(failures > 50 && successes > 50);
+  tensor_release(xt);
+  tensor_release(x);
+}
+
 /* TSR_SANDBOX refuses every file builtin, before touching the file system. */
 static void test_sandbox(void) {
   tsr_Config cfg;
@@ -527,6 +574,7 @@ int main(void) {
   test_corrupt_npy();
   test_truncations();
   test_corrupt_npz();
+  test_alloc_failures();
   test_sandbox();
   test_mmap_beyond_cap();
   test_npz_namespace();

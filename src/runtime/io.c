@@ -16,6 +16,9 @@
 #include <zip.h>
 #include <zlib.h>
 
+/* Bytes read or written per call (and between interrupt polls). */
+#define READ_CHUNK (1u << 22)
+
 /* --------------------------------------------------------------------------------------------
 ** The gate and the opening calls
 */
@@ -128,8 +131,76 @@ struct zip *io_zip_create(Ctx *c, const char *path) {
   return z;
 }
 
-/* Bytes read from the file per gzread call (and between interrupt polls). */
-#define READ_CHUNK (1u << 22)
+int io_read_all(Ctx *c, const char *path, bool gunzip, Buf *out) {
+  FILE *f = io_fopen(c, path, "rb");
+  if (!f) return -1;
+  char chunk[1 << 16];
+  if (!gunzip) {
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+      buf_putn(out, chunk, got);
+      if (out->failed || ctx_poll(c, got / 4096)) break;
+    }
+    bool error = ferror(f) != 0;
+    fclose(f);
+    if (out->failed || c->status != TSR_OK) return -1;
+    if (error) return ctx_err(c, TSR_ERR_IO, "OSError", "[Errno %d] %s: reading '%s'", EIO,
+                              strerror(EIO), path);
+    return 0;
+  }
+  int fd = dup(fileno(f));
+  fclose(f);
+  gzFile g = fd < 0 ? NULL : gzdopen(fd, "rb");
+  if (!g) {
+    if (fd >= 0) close(fd);
+    return ERR_MEMORY(c, "out of memory opening '%s'", path);
+  }
+  int got;
+  while ((got = gzread(g, chunk, sizeof chunk)) > 0) {
+    buf_putn(out, chunk, (size_t)got);
+    if (out->failed || ctx_poll(c, (uint64_t)got / 4096)) break;
+  }
+  int zerr = Z_OK;
+  const char *why = got < 0 ? gzerror(g, &zerr) : NULL;
+  if (got < 0 && c->status == TSR_OK && !out->failed)
+    ctx_err(c, TSR_ERR_VALUE, "ValueError", "bad gzip file '%s': %s", path, why);
+  gzclose(g);
+  return out->failed || c->status != TSR_OK ? -1 : 0;
+}
+
+int io_write_all(Ctx *c, const char *path, bool gzip, const char *data, size_t n) {
+  FILE *f = io_fopen(c, path, "wb");
+  if (!f) return -1;
+  errno = 0;
+  bool ok = true;
+  if (!gzip) {
+    for (size_t done = 0; ok && done < n;) {
+      size_t k = n - done > READ_CHUNK ? READ_CHUNK : n - done;
+      ok = fwrite(data + done, 1, k, f) == k;
+      done += k;
+      if (ok && ctx_poll(c, k / 4096)) { fclose(f); return -1; }
+    }
+    if (fclose(f) != 0) ok = false;
+  } else {
+    int fd = dup(fileno(f));
+    fclose(f);
+    gzFile g = fd < 0 ? NULL : gzdopen(fd, "wb");
+    if (!g) {
+      if (fd >= 0) close(fd);
+      return ERR_MEMORY(c, "out of memory opening '%s'", path);
+    }
+    for (size_t done = 0; ok && done < n;) {
+      unsigned k = n - done > READ_CHUNK ? READ_CHUNK : (unsigned)(n - done);
+      ok = gzwrite(g, data + done, k) == (int)k;
+      done += k;
+    }
+    if (gzclose(g) != Z_OK) ok = false;
+  }
+  if (ok) return 0;
+  int e = errno ? errno : EIO;
+  return ctx_err(c, TSR_ERR_IO, "OSError", "[Errno %d] %s: writing '%s'", e, strerror(e), path);
+}
+
 
 static bool host_is_little_endian(void) {
   const uint16_t probe = 1;

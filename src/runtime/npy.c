@@ -822,30 +822,24 @@ static int split_fields(Fields *f, const char *s, const char *e, const char *del
   return 0;
 }
 
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
 Tensor *npy_loadtxt(Ctx *c, const char *path, const NpyLoadtxtOptions *o) {
-  FILE *f = io_fopen(c, path, "rb");
-  if (!f) {
-    if (strcmp(c->kind, "FileNotFoundError") == 0) {
-      ctx_clear(c);
-      ctx_err(c, TSR_ERR_IO, "FileNotFoundError", "%s not found.", path);
-    }
-    return NULL;
-  }
   Buf text, data;
   buf_init(&text, c);
   buf_init(&data, c);
   Fields fl = {c, NULL, 0, 0};
   Tensor *t = NULL;
-  char chunk[1 << 16];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-    buf_putn(&text, chunk, got);
-    if (text.failed || ctx_poll(c, got / 4096)) break;
+  if (io_read_all(c, path, ends_with(path, ".gz"), &text)) {
+    if (strcmp(c->kind, "FileNotFoundError") == 0) {
+      ctx_clear(c);
+      ctx_err(c, TSR_ERR_IO, "FileNotFoundError", "%s not found.", path);
+    }
+    goto done;
   }
-  bool read_error = ferror(f) != 0;
-  fclose(f);
-  if (text.failed || c->status != TSR_OK) goto done;
-  if (read_error) { ctx_err(c, TSR_ERR_IO, "OSError", "cannot read '%s'", path); goto done; }
   DType dt = o->dtype;
   size_t isz = dtype_size(dt);
   const char *p = text.p ? text.p : "", *end = p + text.n;
@@ -1121,13 +1115,7 @@ int npy_savetxt(Ctx *c, const char *path, Tensor *t, int nfmt, const char *const
     buf_puts(&out, newline);
   }
   if (out.failed) goto done;
-  FILE *f = io_fopen(c, path, "wb");
-  if (!f) goto done;
-  Sink s = {f, path, NULL};
-  errno = 0;
-  rc = sink_write(c, &s, out.p ? out.p : "", out.n);
-  if (fclose(f) != 0 && rc == 0)
-    rc = ctx_err(c, TSR_ERR_IO, "OSError", "cannot write '%s'", path);
+  rc = io_write_all(c, path, ends_with(path, ".gz"), out.p ? out.p : "", out.n);
 done:
   if (row) ctx_free(c, row, row_bytes);
   buf_free(&rowfmt);

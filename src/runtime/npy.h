@@ -37,6 +37,13 @@ RT_HIDDEN FILE *io_fopen(Ctx *c, const char *path, const char *mode);
    mapping goes when the last view does.  Checks that every element lies inside the file. */
 RT_HIDDEN Tensor *io_map_tensor(Ctx *c, const char *path, char mode, uint64_t offset, DType dt,
                                 int ndim, const int64_t *shape, const int64_t *strides_bytes);
+/* Reads the whole file at path into out (appending), through zlib's gunzip when gunzip is set.
+   0, or -1 with the error recorded (as io_fopen's; OSError "[Errno 5] ...: reading 'PATH'",
+   "bad gzip file 'PATH': ..."). */
+RT_HIDDEN int io_read_all(Ctx *c, const char *path, bool gunzip, Buf *out);
+/* Writes data[0..n) as the whole file at path (created or truncated), gzip-compressed when gzip
+   is set.  0 or -1 with the error recorded. */
+RT_HIDDEN int io_write_all(Ctx *c, const char *path, bool gzip, const char *data, size_t n);
 /* Creates (truncating) a zip archive at path for writing with libzip; the caller adds members
    and calls zip_close (or zip_discard).  NULL with the error recorded. */
 RT_HIDDEN struct zip *io_zip_create(Ctx *c, const char *path);
@@ -102,8 +109,8 @@ typedef struct NpyLoadtxtOptions {
    to select a subset and avoid this error"); fields convert to dtype (ValueError "could not
    convert string 'x' to float64 at row 1, column 2."; usecols out of range "invalid column
    index 5 at row 1 with 3 columns").  The (rows, cols) result is squeezed then padded to
-   ndmin as NumPy does.  A missing file is FileNotFoundError "PATH not found.".  New tensor
-   or NULL. */
+   ndmin as NumPy does.  A path ending in ".gz" is gunzipped.  A missing file is
+   FileNotFoundError "PATH not found.".  New tensor or NULL. */
 RT_HIDDEN Tensor *npy_loadtxt(Ctx *c, const char *path, const NpyLoadtxtOptions *o);
 
 /* numpy.savetxt(path, X, fmt, delimiter, newline, header, footer, comments): X 1-d (one value
@@ -114,7 +121,8 @@ RT_HIDDEN Tensor *npy_loadtxt(Ctx *c, const char *path, const NpyLoadtxtOptions 
    footer lines are prefixed with comments (also after each newline inside them).  ValueError
    "Expected 1D or 2D array, got 0D array instead", "fmt has wrong number of % formats:  FMT";
    TypeError "Mismatch between array dtype ('float64') and format specifier ('...')".  The
-   file is written only when formatting succeeds.  Returns 0 or -1. */
+   file is written only when formatting succeeds, gzip-compressed when the path ends in ".gz".
+   Returns 0 or -1. */
 RT_HIDDEN int npy_savetxt(Ctx *c, const char *path, Tensor *t, int nfmt,
                           const char *const *fmts, const char *delimiter, const char *newline,
                           const char *header, const char *footer, const char *comments);

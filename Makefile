@@ -6,7 +6,7 @@ BUILD   ?= build
 CFLAGS  ?= -O2
 override CFLAGS += -std=c11 -Wall -Wextra -fPIC -fvisibility=hidden -D_DEFAULT_SOURCE -pthread -g
 override CPPFLAGS += -Isrc -I$(BUILD)/gen
-LIBS    = -lopenblas -lz -lm -lpthread
+LIBS    = -lopenblas -lzip -lz -lm -lpthread
 LEMON   ?= lemon
 LEMPAR  ?= /usr/share/lemon/lempar.c
 

@@ -16,6 +16,7 @@
 RT_HIDDEN extern const Builtin builtins_array_table[];
 RT_HIDDEN extern const Builtin builtins_math_table[];
 RT_HIDDEN extern const Builtin builtins_random_table[];
+RT_HIDDEN extern const Builtin builtins_io_table[];
 
 /* --------------------------------------------------------------------------------------------
 ** Small helpers
@@ -451,5 +452,5 @@ static const Builtin builtins_core_table[] = {
 
 const Builtin *const builtin_tables[] = {
   builtins_core_table, builtins_array_table, builtins_math_table, builtins_random_table,
-  NULL
+  builtins_io_table, NULL
 };

@@ -907,16 +907,6 @@ done:
   return ret_tensor(r, out);
 }
 
-/* load_idx(path): tsr extension, an IDX (MNIST) file as a tensor. */
-static int bi_load_idx(Interp *I, const Args *a, Value *out) {
-  Value s[1];
-  if (args_parse(I, a, "load_idx", "path", s)) return -1;
-  if (s[0].type != V_STR)
-    return IERR_TYPE(I, "expected str, bytes or os.PathLike object, not %s",
-                     value_type_name(s[0]));
-  return ret_tensor(io_load_idx(interp_ctx(I), as_str(s[0])->s), out);
-}
-
 /* --------------------------------------------------------------------------------------------
 ** The table
 */
@@ -1000,8 +990,6 @@ const Builtin builtins_math_table[] = {
    "Return the sum along diagonals of the array."},
   {"linalg", "norm", bi_norm, "norm(x, ord=None, axis=None, keepdims=False)\n\nMatrix or "
    "vector norm."},
-  {NULL, "load_idx", bi_load_idx, "load_idx(path)\n\nRead an IDX file (MNIST format), gzipped "
-   "or not, as a tensor of its own dtype (tsr extension)."},
   /* methods */
   {"ndarray", "sum", m_sum, "a.sum(axis=None, dtype=None, out=None, keepdims=False)\n\n"
    "Return the sum of the array elements over the given axis."},

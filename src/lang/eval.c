@@ -667,6 +667,9 @@ static int subscript_get(Interp *I, Value obj, Value idx, Value *out) {
     if (idx.type == V_STR) {
       Value *m = dict_get(((Namespace *)obj.o)->members, as_str(idx)->s);
       if (m) { *out = value_retain(*m); return 0; }
+      if (strcmp(((Namespace *)obj.o)->name, "NpzFile") == 0)   /* load() of an .npz */
+        return ctx_err(&I->ctx, TSR_ERR_INDEX, "KeyError", "'%s is not a file in the archive'",
+                       as_str(idx)->s);
       return ctx_err(&I->ctx, TSR_ERR_INDEX, "KeyError", "'%s'", as_str(idx)->s);
     }
     break;
@@ -719,6 +722,9 @@ static int get_attr(Interp *I, Value obj, const char *name, Value *out) {
   case V_NAMESPACE: {
     Value *m = dict_get(((Namespace *)obj.o)->members, name);
     if (m) { *out = value_retain(*m); return 0; }
+    if (strcmp(((Namespace *)obj.o)->name, "NpzFile") == 0)   /* load() of an .npz */
+      return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError",
+                     "'NpzFile' object has no attribute '%s'", name);
     return ERR_TYPE(&I->ctx, "module '%s' has no attribute '%s'", ((Namespace *)obj.o)->name, name);
   }
   case V_TENSOR: {

@@ -445,10 +445,11 @@ RT_HIDDEN void fmt_dtype_repr(Buf *b, DType dt);
 RT_HIDDEN void printoptions_default(PrintOptions *po);
 
 /* ------------------------------------------------------------------------------------------
-** Files (all file access of the runtime goes through here; refused under TSR_SANDBOX).
+** Files (all file access of the runtime goes through io.c's gate, refused under TSR_SANDBOX;
+** the gate and NumPy's .npy/.npz/text formats are declared in npy.h).
 */
 /* Reads an IDX file (MNIST format), gzipped or not (zlib), as a tensor of its own dtype and
-   shape (uint8 for the Fashion-MNIST files).  OSError naming the path when missing; ValueError
+   shape (uint8 for the Fashion-MNIST files).  FileNotFoundError naming the path when missing; ValueError
    "not an IDX file: PATH" / "truncated IDX file: PATH". */
 RT_HIDDEN Tensor *io_load_idx(Ctx *c, const char *path);
 

@@ -15,6 +15,7 @@
 /* The tables of the other builtins_*.c files (defined there, listed in builtin_tables). */
 RT_HIDDEN extern const Builtin builtins_array_table[];
 RT_HIDDEN extern const Builtin builtins_math_table[];
+RT_HIDDEN extern const Builtin builtins_print_table[];
 
 /* --------------------------------------------------------------------------------------------
 ** Small helpers
@@ -339,6 +340,56 @@ static int bi_help(Interp *I, const Args *a, Value *out) {
   return 0;
 }
 
+/* Applies the threshold=, edgeitems=, sign= and floatmode= options of set_printoptions and
+   array2string (V_UNDEF or None keeps the current value) to po, with NumPy's checks and
+   messages.  Returns 0 or -1. */
+int printoptions_apply(Interp *I, Value thresh, Value edge, Value sign, Value floatmode,
+                       PrintOptions *po) {
+  if (thresh.type != V_UNDEF && thresh.type != V_NONE) {
+    Value v = thresh;
+    if (v.type == V_FLOAT) {
+      if (isnan(v.f))
+        return IERR_VALUE(I, "threshold must be non-NAN, try sys.maxsize for untruncated "
+                             "representation");
+      po->threshold = v.f >= 9.2e18 ? INT64_MAX : (int64_t)v.f;
+    } else if (v.type == V_INT || v.type == V_BOOL || v.type == V_TENSOR) {
+      double d;
+      if (value_to_double(I, v, &d)) return -1;
+      if (isnan(d))
+        return IERR_VALUE(I, "threshold must be non-NAN, try sys.maxsize for untruncated "
+                             "representation");
+      po->threshold = v.type == V_INT ? v.i : d >= 9.2e18 ? INT64_MAX : (int64_t)d;
+    } else {
+      return IERR_TYPE(I, "threshold must be numeric");
+    }
+  }
+  if (edge.type != V_UNDEF && edge.type != V_NONE) {
+    int64_t e;
+    if (value_to_int(I, edge, &e)) return -1;
+    po->edgeitems = e < 0 ? 0 : e > 1000000 ? 1000000 : (int)e;
+  }
+  if (sign.type != V_UNDEF && sign.type != V_NONE) {
+    Value v = sign;
+    if (v.type != V_STR || as_str(v)->len != 1 || !strchr(" +-", as_str(v)->s[0]))
+      return IERR_VALUE(I, "sign option must be one of ' ', '+', or '-'");
+    po->sign = as_str(v)->s[0];
+  }
+  if (floatmode.type != V_UNDEF && floatmode.type != V_NONE) {
+    static const char *const modes[] = {
+      [FLOATMODE_FIXED] = "fixed", [FLOATMODE_UNIQUE] = "unique",
+      [FLOATMODE_MAXPREC] = "maxprec", [FLOATMODE_MAXPREC_EQUAL] = "maxprec_equal"};
+    Value v = floatmode;
+    int mode = -1;
+    for (int k = 0; v.type == V_STR && k < 4; k++)
+      if (strcmp(as_str(v)->s, modes[k]) == 0) mode = k;
+    if (mode < 0)
+      return IERR_VALUE(I, "floatmode option must be one of \"fixed\", \"unique\", "
+                           "\"maxprec\", \"maxprec_equal\"");
+    po->floatmode = mode;
+  }
+  return 0;
+}
+
 /* set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
    suppress=None, nanstr=None, infstr=None, formatter=None, sign=None, floatmode=None):
    numpy.set_printoptions; the options are validated before any is changed. */
@@ -365,29 +416,6 @@ static int bi_set_printoptions(Interp *I, const Args *a, Value *out) {
     if (p < 0 || p > 10000) return IERR_VALUE(I, "precision must be >= 0");
     po.precision = (int)p;
   }
-  if (s[THRESH].type != V_UNDEF && s[THRESH].type != V_NONE) {
-    Value v = s[THRESH];
-    if (v.type == V_FLOAT) {
-      if (isnan(v.f))
-        return IERR_VALUE(I, "threshold must be non-NAN, try sys.maxsize for untruncated "
-                             "representation");
-      po.threshold = v.f >= 9.2e18 ? INT64_MAX : (int64_t)v.f;
-    } else if (v.type == V_INT || v.type == V_BOOL || v.type == V_TENSOR) {
-      double d;
-      if (value_to_double(I, v, &d)) return -1;
-      if (isnan(d))
-        return IERR_VALUE(I, "threshold must be non-NAN, try sys.maxsize for untruncated "
-                             "representation");
-      po.threshold = v.type == V_INT ? v.i : d >= 9.2e18 ? INT64_MAX : (int64_t)d;
-    } else {
-      return IERR_TYPE(I, "threshold must be numeric");
-    }
-  }
-  if (s[EDGE].type != V_UNDEF && s[EDGE].type != V_NONE) {
-    int64_t e;
-    if (value_to_int(I, s[EDGE], &e)) return -1;
-    po.edgeitems = e < 0 ? 0 : e > 1000000 ? 1000000 : (int)e;
-  }
   if (s[LINEW].type != V_UNDEF && s[LINEW].type != V_NONE) {
     int64_t w;
     if (value_to_int(I, s[LINEW], &w)) return -1;
@@ -398,25 +426,7 @@ static int bi_set_printoptions(Interp *I, const Args *a, Value *out) {
     if (truth < 0) return -1;
     po.suppress = truth != 0;
   }
-  if (s[SIGN].type != V_UNDEF && s[SIGN].type != V_NONE) {
-    Value v = s[SIGN];
-    if (v.type != V_STR || as_str(v)->len != 1 || !strchr(" +-", as_str(v)->s[0]))
-      return IERR_VALUE(I, "sign option must be one of ' ', '+', or '-'");
-    po.sign = as_str(v)->s[0];
-  }
-  if (s[FLOATMODE].type != V_UNDEF && s[FLOATMODE].type != V_NONE) {
-    static const char *const modes[] = {
-      [FLOATMODE_FIXED] = "fixed", [FLOATMODE_UNIQUE] = "unique",
-      [FLOATMODE_MAXPREC] = "maxprec", [FLOATMODE_MAXPREC_EQUAL] = "maxprec_equal"};
-    Value v = s[FLOATMODE];
-    int mode = -1;
-    for (int k = 0; v.type == V_STR && k < 4; k++)
-      if (strcmp(as_str(v)->s, modes[k]) == 0) mode = k;
-    if (mode < 0)
-      return IERR_VALUE(I, "floatmode option must be one of \"fixed\", \"unique\", "
-                           "\"maxprec\", \"maxprec_equal\"");
-    po.floatmode = mode;
-  }
+  if (printoptions_apply(I, s[THRESH], s[EDGE], s[SIGN], s[FLOATMODE], &po)) return -1;
   *interp_printoptions(I) = po;
   *out = v_none();
   return 0;
@@ -449,5 +459,5 @@ static const Builtin builtins_core_table[] = {
 };
 
 const Builtin *const builtin_tables[] = {
-  builtins_core_table, builtins_array_table, builtins_math_table, NULL
+  builtins_core_table, builtins_array_table, builtins_math_table, builtins_print_table, NULL
 };

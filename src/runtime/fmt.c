@@ -296,6 +296,7 @@ typedef struct FloatFormat {
 
 typedef struct ElemFormat {
   DType dt;
+  bool zero_d;                 /* bool of a 0-d array: "True", not " True" */
   int int_width;               /* integers: common width */
   FloatFormat ff;
 } ElemFormat;
@@ -470,6 +471,7 @@ static void elem_format_init(ElemFormat *ef, const Tensor *t, bool summary,
                              const PrintOptions *po) {
   memset(ef, 0, sizeof *ef);
   ef->dt = t->dtype;
+  ef->zero_d = t->ndim == 0;
   if (dtype_is_float(t->dtype)) float_format_fill(&ef->ff, t, summary, po);
   else if (dtype_is_int(t->dtype)) ef->int_width = int_format_width(t, summary, po);
 }
@@ -478,7 +480,7 @@ static void elem_format_init(ElemFormat *ef, const Tensor *t, bool summary,
 static size_t elem_format(const ElemFormat *ef, const char *p, char *out) {
   int n;
   if (ef->dt == TSR_BOOL) {
-    n = snprintf(out, ELEM_MAX, "%s", dtype_get_i64(ef->dt, p) ? " True" : "False");
+    n = snprintf(out, ELEM_MAX, "%s", dtype_get_i64(ef->dt, p) ? (ef->zero_d ? "True" : " True") : "False");
   } else if (dtype_is_float(ef->dt)) {
     return float_format_value(&ef->ff, dtype_get_f64(ef->dt, p), out);
   } else if (dtype_is_unsigned(ef->dt)) {
@@ -639,20 +641,33 @@ void fmt_str(Buf *b, Tensor *t, const PrintOptions *po) {
   array2string(b, t, po, " ", b->n, 0, po->linewidth);
 }
 
-/* REPL echo: numpy.array_repr.  0-d tensors print as NumPy 1.24 scalar reprs (= str).  The
+/* REPL echo: numpy.array_repr.  0-d NumPy scalars print as NumPy 1.24 scalar reprs (= str),
+   real 0-d arrays as "array(5)", "array(1.5, dtype=float32)".  The
    dtype is shown unless implied (float64, int64, bool) and the tensor is non-empty; it moves
    to a new line when it would pass the line width. */
 void fmt_repr(Buf *b, Tensor *t, const PrintOptions *po) {
+  if (t->ndim == 0 && !t->ndarray) { fmt_scalar(b, t->dtype, tensor_data(t)); return; }
+  fmt_repr_class(b, t, po, "array");
+}
+
+void fmt_repr_class(Buf *b, Tensor *t, const PrintOptions *po, const char *class_name) {
   PrintOptions def;
   if (!po) { printoptions_default(&def); po = &def; }
-  if (t->ndim == 0) { fmt_scalar(b, t->dtype, tensor_data(t)); return; }
   size_t line_start = b->n;
+  int64_t prefix_len = (int64_t)strlen(class_name) + 1;
   int64_t size = tensor_size(t);
   bool implied = t->dtype == TSR_FLOAT64 || t->dtype == TSR_INT64 || t->dtype == TSR_BOOL;
   bool skipdtype = implied && size > 0;
-  buf_puts(b, "array(");
-  if (size > 0)
-    line_start = array2string(b, t, po, ", ", line_start, 6, (int64_t)po->linewidth - 1);
+  buf_puts(b, class_name);
+  buf_putc(b, '(');
+  if (t->ndim == 0) {
+    char out[ELEM_MAX];
+    ElemFormat ef;
+    elem_format_init(&ef, t, false, po);
+    buf_putn(b, out, elem_format(&ef, tensor_data(t), out));
+  } else if (size > 0)
+    line_start = array2string(b, t, po, ", ", line_start, prefix_len,
+                              (int64_t)po->linewidth - 1);
   else if (t->ndim == 1)
     buf_puts(b, "[]");
   else {
@@ -666,11 +681,35 @@ void fmt_repr(Buf *b, Tensor *t, const PrintOptions *po) {
   int64_t dtype_len = (int64_t)strlen("dtype=)") + (int64_t)strlen(name);
   if (last_line_len + dtype_len + 1 > po->linewidth) {
     buf_putc(b, '\n');
-    buf_puts(b, "      ");
+    put_spaces_buf(b, prefix_len);
   } else {
     buf_putc(b, ' ');
   }
   buf_puts(b, "dtype=");
   buf_puts(b, name);
   buf_putc(b, ')');
+}
+
+/* numpy.array2string(a, separator=sep, prefix=, suffix=): the elements only (no "array(",
+   and the prefix itself is not written: its length only indents wrapped lines); the suffix
+   length narrows the line.  0-d tensors give their one element in the array's format
+   ("5", "1.5"), empty ones "[]". */
+void fmt_array2string(Buf *b, Tensor *t, const PrintOptions *po, const char *sep,
+                      size_t prefix_len, size_t suffix_len) {
+  if (t->ndim == 0) {
+    char out[ELEM_MAX];
+    ElemFormat ef;
+    elem_format_init(&ef, t, false, po);
+    buf_putn(b, out, elem_format(&ef, tensor_data(t), out));
+    return;
+  }
+  if (tensor_size(t) == 0) { buf_puts(b, "[]"); return; }
+  /* the prefix is laid out in the buffer so that columns count it, then taken out */
+  size_t start = b->n;
+  put_spaces_buf(b, (int64_t)prefix_len);
+  array2string(b, t, po, sep, start, (int64_t)prefix_len,
+               (int64_t)po->linewidth - (int64_t)suffix_len);
+  if (b->failed) return;
+  memmove(b->p + start, b->p + start + prefix_len, b->n - start - prefix_len + 1);
+  b->n -= prefix_len;
 }

@@ -159,6 +159,14 @@ static int opens_block(const char *line) {
   return last == ':';
 }
 
+/* Is line the IPython magic command `name` ("%whos"), blanks around it allowed? */
+static int is_magic(const char *line, const char *name) {
+  while (*line == ' ' || *line == '\t') line++;
+  size_t n = strlen(name);
+  if (strncmp(line, name, n) != 0) return 0;
+  return is_blank(line + n);
+}
+
 static const char *current_prompt = ">>> ";
 
 static char *prompt_fn(EditLine *el) {
@@ -328,6 +336,7 @@ static void reader_open(Reader *r, const char *argv0) {
   el_set(r->el, EL_PROMPT, prompt_fn);
   el_set(r->el, EL_ADDFN, "tsr-complete", "complete a name", complete_fn);
   el_set(r->el, EL_BIND, "^I", "tsr-complete", NULL);
+  el_set(r->el, EL_BIND, "^R", "em-inc-search-prev", NULL);   /* as readline's Ctrl-R */
   el_source(r->el, NULL);
 }
 
@@ -376,6 +385,7 @@ static int repl(tsr_State *S, const char *argv0) {
     reader_remember(&r, line);
     if (input.len == 0) {
       if (is_blank(line)) { free(line); continue; }
+      if (is_magic(line, "%whos")) { free(line); line = strdup("whos()\n"); if (!line) continue; }
       block = opens_block(line);
     }
     int ok = buf_add(&input, line, strlen(line));

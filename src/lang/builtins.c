@@ -6,6 +6,7 @@
 ** and builtins_math.c (ufuncs, reductions, linear algebra).
 */
 #include "builtins.h"
+#include "interp.h"
 
 #include <errno.h>
 #include <math.h>
@@ -313,7 +314,8 @@ static int bi_repr(Interp *I, const Args *a, Value *out) {
 ** help, set_printoptions
 */
 
-/* help(obj): prints the documentation of a builtin (its NumPy signature and summary). */
+/* help(obj): prints the documentation of a builtin (its NumPy signature and summary) or of a
+   user function (its signature and docstring, as Python's help). */
 static int bi_help(Interp *I, const Args *a, Value *out) {
   Value s[1];
   if (args_parse(I, a, "help", "|request", s)) return -1;
@@ -325,6 +327,37 @@ static int bi_help(Interp *I, const Args *a, Value *out) {
   buf_init(&b, interp_ctx(I));
   if (v.type == V_UNDEF) {
     buf_puts(&b, "help(obj) prints the documentation of a builtin function, e.g. help(sum).\n");
+  } else if (v.type == V_FUNC) {
+    /* as Python's help(): the signature with the default values, then the docstring */
+    const Func *f = (const Func *)v.o;
+    buf_printf(&b, "Help on function %s in module __main__:\n\n%s(", f->def->str, f->def->str);
+    int k = 0;
+    for (const Node *p = f->def->a; p; p = p->next, k++) {
+      buf_printf(&b, "%s%s", k ? ", " : "", p->str);
+      if (k < f->nparams && f->defaults && f->defaults[k].type != V_UNDEF) {
+        buf_putc(&b, '=');
+        value_repr(I, &b, f->defaults[k]);
+      }
+    }
+    buf_puts(&b, ")\n");
+    /* the docstring as inspect.cleandoc gives it: later lines lose their common indent */
+    size_t indent = SIZE_MAX;
+    for (const char *d = f->doc ? strchr(f->doc, '\n') : NULL; d; d = strchr(d + 1, '\n')) {
+      size_t sp = strspn(d + 1, " \t");
+      if (d[1 + sp] && d[1 + sp] != '\n' && sp < indent) indent = sp;
+    }
+    bool first_line = true;
+    for (const char *d = f->doc; d && *d; first_line = false) {
+      size_t n = strcspn(d, "\n");
+      const char *line = d;
+      if (first_line) while (*line == ' ' || *line == '\t') line++;
+      else line += strspn(d, " \t") < indent ? strspn(d, " \t") : indent;
+      buf_puts(&b, "    ");
+      buf_putn(&b, line, (size_t)(d + n - line));
+      buf_putc(&b, '\n');
+      d += n + (d[n] == '\n');
+    }
+    buf_putc(&b, '\n');
   } else if (bi && bi->doc) {
     buf_puts(&b, bi->doc);
     buf_putc(&b, '\n');

@@ -169,6 +169,70 @@ static int bi_array_str(Interp *I, const Args *a, Value *out) {
 }
 
 /* --------------------------------------------------------------------------------------------
+** get_printoptions: a read-only dict, made as a namespace whose name marks it (subscripting a
+** namespace with a str looks its members up, as dict[key])
+*/
+
+static const char printoptions_dict_name[] = "dict";
+/* The keys in the order NumPy 1.24's dict holds them. */
+static const char *const printoption_keys[] = {
+  "edgeitems", "threshold", "floatmode", "precision", "suppress", "linewidth", "nanstr",
+  "infstr", "sign", "formatter", "legacy", NULL};
+
+bool value_is_options_dict(Value v) {
+  return v.type == V_NAMESPACE && ((Namespace *)v.o)->name == printoptions_dict_name;
+}
+
+void value_repr_options_dict(Interp *I, Buf *b, Value v) {
+  Dict *d = ((Namespace *)v.o)->members;
+  buf_putc(b, '{');
+  for (int k = 0; printoption_keys[k]; k++) {
+    Value *m = dict_get(d, printoption_keys[k]);
+    buf_printf(b, "%s'%s': ", k ? ", " : "", printoption_keys[k]);
+    if (m) value_repr(I, b, *m);
+  }
+  buf_putc(b, '}');
+}
+
+static int set_str(Interp *I, Dict *d, const char *key, const char *s) {
+  Value v = value_str(I, s, strlen(s));
+  if (v.type == V_UNDEF) return -1;
+  return dict_set(d, key, v);
+}
+
+/* get_printoptions(): numpy.get_printoptions, the current print options as a dict. */
+static int bi_get_printoptions(Interp *I, const Args *a, Value *out) {
+  Value none[1];
+  if (args_parse(I, a, "get_printoptions", "", none)) return -1;
+  Ctx *c = interp_ctx(I);
+  const PrintOptions *po = interp_printoptions(I);
+  static const char *const modes[] = {
+    [FLOATMODE_FIXED] = "fixed", [FLOATMODE_UNIQUE] = "unique",
+    [FLOATMODE_MAXPREC] = "maxprec", [FLOATMODE_MAXPREC_EQUAL] = "maxprec_equal"};
+  char sign[2] = {po->sign, 0};
+  Dict *d = dict_new(c);
+  if (!d) return -1;
+  if (dict_set(d, "edgeitems", v_int(po->edgeitems)) || dict_set(d, "threshold", v_int(po->threshold)) ||
+      set_str(I, d, "floatmode", modes[po->floatmode]) ||
+      dict_set(d, "precision", v_int(po->precision)) ||
+      dict_set(d, "suppress", v_bool(po->suppress)) ||
+      dict_set(d, "linewidth", v_int(po->linewidth)) || set_str(I, d, "nanstr", "nan") ||
+      set_str(I, d, "infstr", "inf") || set_str(I, d, "sign", sign) ||
+      dict_set(d, "formatter", v_none()) || dict_set(d, "legacy", v_bool(false))) {
+    dict_free(d);
+    return -1;
+  }
+  Namespace *ns = ctx_calloc(c, sizeof(Namespace));
+  if (!ns) { dict_free(d); return -1; }
+  ns->h.refcnt = 1; ns->h.ctx = c; ns->h.size = sizeof(Namespace); ns->h.type = V_NAMESPACE;
+  ns->name = printoptions_dict_name;
+  ns->members = d;
+  out->type = V_NAMESPACE;
+  out->o = &ns->h;
+  return 0;
+}
+
+/* --------------------------------------------------------------------------------------------
 ** whos
 */
 
@@ -252,6 +316,8 @@ const Builtin builtins_print_table[] = {
   {NULL, "array_str", bi_array_str,
    "array_str(a, max_line_width=None, precision=None, suppress_small=None)\n\n"
    "Return a string representation of the data in an array (what print shows)."},
+  {NULL, "get_printoptions", bi_get_printoptions,
+   "get_printoptions()\n\nReturn the current print options (a dict)."},
   {NULL, "whos", bi_whos,
    "whos()\n\nLists the variables with their type, and for tensors shape, dtype and bytes "
    "(IPython's %whos; a tsr extension)."},

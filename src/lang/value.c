@@ -154,7 +154,7 @@ const char *value_type_name(Value v) {
   case V_RANGE: return "range";
   case V_FUNC: return "function";
   case V_METHOD: return "builtin_function_or_method";
-  case V_NAMESPACE: return "module";
+  case V_NAMESPACE: return value_is_options_dict(v) ? "dict" : "module";
   case V_CFUNC: return "builtin_function_or_method";
   default: return "undefined";
   }
@@ -249,7 +249,10 @@ void value_repr(Interp *I, Buf *b, Value v) {
     break;
   }
   case V_METHOD: buf_printf(b, "<built-in method %s>", ((Method *)v.o)->bi->name); break;
-  case V_NAMESPACE: buf_printf(b, "<module '%s'>", ((Namespace *)v.o)->name); break;
+  case V_NAMESPACE:
+    if (value_is_options_dict(v)) value_repr_options_dict(I, b, v);
+    else buf_printf(b, "<module '%s'>", ((Namespace *)v.o)->name);
+    break;
   case V_CFUNC: buf_printf(b, "<built-in function %s>", ((CFunc *)v.o)->name); break;
   default: buf_puts(b, "<undefined>"); break;
   }

@@ -164,5 +164,9 @@ RT_HIDDEN int printoptions_apply(Interp *I, Value thresh, Value edge, Value sign
    tensor gets a new header on the same storage.  0 or -1 (builtins_print.c). */
 RT_HIDDEN int value_mark_ndarray(Interp *I, const char *ns, const char *name, Value input,
                                  Value *out);
+/* The dict that get_printoptions returns (builtins_print.c): is v one, and its repr
+   "{'edgeitems': 3, 'threshold': 1000, ...}" in NumPy's key order. */
+RT_HIDDEN bool value_is_options_dict(Value v);
+RT_HIDDEN void value_repr_options_dict(Interp *I, Buf *b, Value v);
 
 #endif

@@ -85,6 +85,14 @@ static void send_keys(Session *s, const char *keys) {
   }
 }
 
+/* Waits for the next primary prompt, so that keys go to libedit and not to the terminal's
+   cooked mode (where Ctrl-R would be the tty's reprint character). */
+static int prompt(Session *s) {
+  int ok = expect(s, ">>> ");
+  sleep_ms(50);
+  return ok;
+}
+
 /* Starts BUILD/tsr on a new pseudo-terminal with HOME set to the temporary folder. */
 static int start(Session *s) {
   memset(s, 0, sizeof *s);
@@ -160,25 +168,32 @@ static void first_session(void) {
   send_keys(&s, "_ * 2\r");
   CHECK(expect(&s, "246"));
   /* completion: a variable name, a namespace member, a method */
+  CHECK(prompt(&s));
   send_keys(&s, "my_long_variable = 4100\r");
+  CHECK(prompt(&s));
   send_keys(&s, "my_long_v\t + 7\r");
   CHECK(expect(&s, "4107"));
+  CHECK(prompt(&s));
   send_keys(&s, "linalg.no\t(ones(4) * 2.5)\r");
   CHECK(expect(&s, "5.0"));
+  CHECK(prompt(&s));
   send_keys(&s, "x.resh\t(3, 2).shape\r");
   CHECK(expect(&s, "(3, 2)"));
   /* Ctrl-C interrupts a long loop and keeps the variables */
   send_keys(&s, "i = 0\r");
   send_keys(&s, "while True:\r");
   send_keys(&s, "    i = i + 1\r");
+  send_keys(&s, "    if i == 1000: print('loop' + ' running')\r");
   send_keys(&s, "\r");
-  sleep_ms(300);
+  CHECK(expect(&s, "loop running"));
+  sleep_ms(100);
   send_keys(&s, "\x03");
   CHECK(expect(&s, "KeyboardInterrupt"));
   CHECK(expect(&s, ">>> "));
   send_keys(&s, "i > 0, pa\r");
   CHECK(expect(&s, "(True, 100)"));
   /* Ctrl-C at the prompt clears the line */
+  CHECK(prompt(&s));
   send_keys(&s, "pa + 999");
   sleep_ms(100);
   send_keys(&s, "\x03");
@@ -213,6 +228,7 @@ static void second_session(void) {
   send_keys(&s, "\x1b[A\r");
   CHECK(expect(&s, "24690"));
   /* Ctrl-R searches the history */
+  CHECK(prompt(&s));
   send_keys(&s, "\x12" "pb = ");
   sleep_ms(200);
   send_keys(&s, "\r");

@@ -50,8 +50,8 @@ int value_mark_ndarray(Interp *I, const char *ns, const char *name, Value input,
   if ((bool)t->ndarray == want) return 0;
   if (t->refcnt > 1) {   /* shared: mark a new header on the same storage */
     Tensor *v = tensor_view(t, 0, t->shape, t->strides, t->offset);
-    if (!v) return -1;
     tensor_release(t);
+    if (!v) { *out = v_undef(); return -1; }   /* the result is dropped on error */
     out->t = t = v;
   }
   t->ndarray = want;

@@ -161,7 +161,8 @@ RT_HIDDEN int printoptions_apply(Interp *I, Value thresh, Value edge, Value sign
 /* After a call of the builtin ns.name (ns NULL: a function, "ndarray": a method) with first
    argument or receiver `input` returned *out: makes a 0-d tensor result a real 0-d ndarray
    (t->ndarray, repr "array(5)") exactly when NumPy returns one, else a NumPy scalar; a shared
-   tensor gets a new header on the same storage.  0 or -1 (builtins_print.c). */
+   tensor gets a new header on the same storage.  0, or -1 (MemoryError) after releasing *out
+   (builtins_print.c). */
 RT_HIDDEN int value_mark_ndarray(Interp *I, const char *ns, const char *name, Value input,
                                  Value *out);
 /* The dict that get_printoptions returns (builtins_print.c): is v one, and its repr

@@ -210,6 +210,11 @@ static const char *completion_rest(const char *candidate, const char *dotted, si
 
 static tsr_State *complete_state;
 
+/* The statement and expression keywords of the language, offered by completion too. */
+static const char *const keywords[] = {
+  "and", "break", "continue", "def", "elif", "else", "False", "for", "from", "global", "if",
+  "import", "in", "is", "None", "not", "or", "pass", "return", "True", "while", NULL};
+
 static unsigned char complete_fn(EditLine *el, int ch) {
   (void)ch;
   const LineInfo *li = el_line(el);
@@ -226,7 +231,11 @@ static unsigned char complete_fn(EditLine *el, int ch) {
 
   Candidates c = {0};
   unsigned char result = CC_ERROR;
-  if (tsr_complete(complete_state, line, cursor, collect, &c) == TSR_OK && c.n > 0) {
+  tsr_Status st = tsr_complete(complete_state, line, cursor, collect, &c);
+  if (dotted_start == word_start && word_len > 0)   /* a plain word may be a keyword */
+    for (int k = 0; keywords[k]; k++)
+      if (strncmp(keywords[k], word, word_len) == 0) collect(&c, keywords[k]);
+  if (st == TSR_OK && c.n > 0) {
     const char *first = NULL;
     size_t common = 0, usable = 0;
     for (size_t i = 0; i < c.n; i++) {

@@ -181,6 +181,9 @@ static void first_session(void) {
   CHECK(prompt(&s));
   send_keys(&s, "x.resh\t(3, 2).shape\r");
   CHECK(expect(&s, "(3, 2)"));
+  CHECK(prompt(&s));
+  send_keys(&s, "3 if Tr\t else 4, 100 + 17\r");   /* a keyword */
+  CHECK(expect(&s, "(3, 117)"));
   /* Ctrl-C interrupts a long loop and keeps the variables */
   send_keys(&s, "i = 0\r");
   send_keys(&s, "while True:\r");

@@ -131,6 +131,8 @@ static int bi_len(Interp *I, const Args *a, Value *out) {
     return 0;
   }
   case V_TENSOR:
+    if (v.t->ndim == 0 && !v.t->ndarray)
+      return IERR_TYPE(I, "object of type '%s' has no len()", value_type_name(v));
     if (v.t->ndim == 0) return IERR_TYPE(I, "len() of unsized object");
     *out = v_int(v.t->shape[0]);
     return 0;

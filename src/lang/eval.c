@@ -573,6 +573,19 @@ static int tensor_index(Interp *I, Tensor *t, Value idx, Value *set_value, Value
     if (index_item(I, idx, &items[0], &tmps[0]) < 0) goto done;
     n = 1;
   }
+  if (t->ndim == 0 && !t->ndarray) {   /* a NumPy scalar takes only (), ..., None, bools */
+    Value self = v_tensor(t);
+    if (set_value) {
+      ERR_TYPE(&I->ctx, "'%s' object does not support item assignment", value_type_name(self));
+      goto done;
+    }
+    for (int i = 0; i < n; i++)
+      if (items[i].kind == IDX_INT || items[i].kind == IDX_SLICE ||
+          (items[i].kind == IDX_ARRAY && items[i].array->dtype != TSR_BOOL)) {
+        ERR_INDEX(&I->ctx, "invalid index to scalar variable.");
+        goto done;
+      }
+  }
   if (set_value) {
     Tensor *v = value_to_tensor(I, *set_value, -1);
     if (!v) goto done;
@@ -1017,6 +1030,8 @@ static int iter_len(Interp *I, Value v, int64_t *len) {
   case V_LIST: case V_TUPLE: *len = as_list(v)->n; return 0;
   case V_STR: *len = (int64_t)as_str(v)->len; return 0;
   case V_TENSOR:
+    if (v.t->ndim == 0 && !v.t->ndarray)
+      return ERR_TYPE(&I->ctx, "'%s' object is not iterable", value_type_name(v));
     if (v.t->ndim == 0) return ERR_TYPE(&I->ctx, "iteration over a 0-d array");
     *len = v.t->shape[0]; return 0;
   case V_RANGE: {

@@ -409,8 +409,12 @@ static int repl(tsr_State *S, const char *argv0) {
     st = tsr_eval_interactive(S, input.s, "<stdin>");
     evaluating = 0;
     fflush(stdout);
-    if (st == TSR_ERR_INTERRUPT) fputc('\n', stderr);  /* after the terminal's "^C" */
-    if (st != TSR_OK) report_error(S);
+    if (st == TSR_ERR_INTERRUPT) {   /* as Python's REPL: just the exception's name */
+      fputs("\nKeyboardInterrupt\n", stderr);   /* after the terminal's "^C" */
+      fflush(stderr);
+    } else if (st != TSR_OK) {
+      report_error(S);
+    }
     input.len = 0;
     block = 0;
   }

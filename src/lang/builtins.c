@@ -432,7 +432,7 @@ static int bi_set_printoptions(Interp *I, const Args *a, Value *out) {
   enum { PREC, THRESH, EDGE, LINEW, SUPP, NANSTR, INFSTR, FORMATTER, SIGN, FLOATMODE,
          LEGACY, NSLOT };
   static const char *const unsupported[] = {
-    [NANSTR] = "nanstr", [INFSTR] = "infstr", [FORMATTER] = "formatter", [LEGACY] = "legacy"};
+    [FORMATTER] = "formatter", [LEGACY] = "legacy"};
   Value s[NSLOT];
   if (args_parse(I, a, "set_printoptions",
                  "precision=,threshold=,edgeitems=,linewidth=,suppress=,nanstr=,infstr=,"
@@ -462,6 +462,17 @@ static int bi_set_printoptions(Interp *I, const Args *a, Value *out) {
     po.suppress = truth != 0;
   }
   if (printoptions_apply(I, s[THRESH], s[EDGE], s[SIGN], s[FLOATMODE], &po)) return -1;
+  for (int k = NANSTR; k <= INFSTR; k++) {
+    if (s[k].type == V_UNDEF || s[k].type == V_NONE) continue;
+    char *dst = k == NANSTR ? po.nanstr : po.infstr;
+    if (s[k].type != V_STR)
+      return IERR_TYPE(I, "%s must be a str, not %s", k == NANSTR ? "nanstr" : "infstr",
+                       value_type_name(s[k]));
+    if (as_str(s[k])->len >= sizeof po.nanstr)
+      return IERR_VALUE(I, "%s is longer than tsr's limit of %d bytes",
+                        k == NANSTR ? "nanstr" : "infstr", (int)sizeof po.nanstr - 1);
+    memcpy(dst, as_str(s[k])->s, as_str(s[k])->len + 1);
+  }
   *interp_printoptions(I) = po;
   *out = v_none();
   return 0;

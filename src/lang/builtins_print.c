@@ -216,8 +216,8 @@ static int bi_get_printoptions(Interp *I, const Args *a, Value *out) {
       set_str(I, d, "floatmode", modes[po->floatmode]) ||
       dict_set(d, "precision", v_int(po->precision)) ||
       dict_set(d, "suppress", v_bool(po->suppress)) ||
-      dict_set(d, "linewidth", v_int(po->linewidth)) || set_str(I, d, "nanstr", "nan") ||
-      set_str(I, d, "infstr", "inf") || set_str(I, d, "sign", sign) ||
+      dict_set(d, "linewidth", v_int(po->linewidth)) || set_str(I, d, "nanstr", po->nanstr) ||
+      set_str(I, d, "infstr", po->infstr) || set_str(I, d, "sign", sign) ||
       dict_set(d, "formatter", v_none()) || dict_set(d, "legacy", v_bool(false))) {
     dict_free(d);
     return -1;

@@ -27,6 +27,8 @@ void printoptions_default(PrintOptions *po) {
   po->suppress = false;
   po->sign = '-';
   po->floatmode = FLOATMODE_MAXPREC;
+  strcpy(po->nanstr, "nan");
+  strcpy(po->infstr, "inf");
 }
 
 /* ==========================================================================================
@@ -292,6 +294,7 @@ typedef struct FloatFormat {
   char trim;                   /* 'k', '.', '0', '-' */
   int pad_left, pad_right, exp_size;
   char sign;                   /* '-', '+', ' ' */
+  const char *nanstr, *infstr; /* the print options' words for nan and inf */
 } FloatFormat;
 
 typedef struct ElemFormat {
@@ -365,6 +368,8 @@ static void float_format_fill(FloatFormat *f, const Tensor *t, bool summary,
   int prec = po->precision < 0 ? 0 : po->precision > PREC_MAX ? PREC_MAX : po->precision;
   f->f32 = s.f32;
   f->sign = po->sign;
+  f->nanstr = po->nanstr;
+  f->infstr = po->infstr;
   f->precision = po->floatmode == FLOATMODE_UNIQUE ? -1 : prec;
   f->exp_format = false;
   if (s.any_nonzero) {
@@ -408,8 +413,9 @@ static void float_format_fill(FloatFormat *f, const Tensor *t, bool summary,
   if (s.any_nonfinite) {
     int neginf = f->sign != '-' || s.any_neginf;
     int offset = f->pad_right + 1;
-    if (3 - offset > f->pad_left) f->pad_left = 3 - offset;
-    if (3 + neginf - offset > f->pad_left) f->pad_left = 3 + neginf - offset;
+    int nanlen = (int)strlen(f->nanstr), inflen = (int)strlen(f->infstr) + neginf;
+    if (nanlen - offset > f->pad_left) f->pad_left = nanlen - offset;
+    if (inflen - offset > f->pad_left) f->pad_left = inflen - offset;
   }
 }
 
@@ -417,8 +423,9 @@ static void float_format_fill(FloatFormat *f, const Tensor *t, bool summary,
 static size_t float_format_value(const FloatFormat *f, double v, char *out) {
   bool plus = f->sign == '+';
   if (!isfinite(v)) {
-    const char *word = isnan(v) ? (plus ? "+nan" : "nan")
-                     : v < 0 ? "-inf" : plus ? "+inf" : "inf";
+    char word[80];
+    snprintf(word, sizeof word, "%s%s", isnan(v) ? (plus ? "+" : "") : v < 0 ? "-" : plus ? "+" : "",
+             isnan(v) ? f->nanstr : f->infstr);
     size_t at = put_spaces(out, 0, f->pad_left + f->pad_right + 1 - (int)strlen(word));
     strcpy(out + at, word);
     return at + strlen(word);

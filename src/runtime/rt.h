@@ -32,6 +32,7 @@ typedef struct PrintOptions {
   bool suppress;        /* false */
   char sign;            /* '-' (default), '+' or ' ' */
   int floatmode;        /* FLOATMODE_MAXPREC (default) ... */
+  char nanstr[32], infstr[32];   /* "nan", "inf" */
 } PrintOptions;
 enum { FLOATMODE_FIXED, FLOATMODE_UNIQUE, FLOATMODE_MAXPREC, FLOATMODE_MAXPREC_EQUAL };
 

@@ -169,6 +169,90 @@ static int bi_array_str(Interp *I, const Args *a, Value *out) {
 }
 
 /* --------------------------------------------------------------------------------------------
+** format_float_positional, format_float_scientific
+*/
+
+/* An optional int argument (-1 when omitted or None); negative values are ValueError
+   "NAME must be >= 0". */
+static int opt_count(Interp *I, Value v, const char *name, int *out) {
+  *out = -1;
+  if (!given(v)) return 0;
+  int64_t k;
+  if (value_to_int(I, v, &k)) return -1;
+  if (k < 0) return IERR_VALUE(I, "%s must be >= 0", name);
+  *out = k > 100000 ? 100000 : (int)k;
+  return 0;
+}
+
+/* Shared by both: slots x, precision, unique, (fractional), trim, sign, pad_left,
+   (pad_right | exp_digits), min_digits. */
+static int format_float(Interp *I, const Args *a, bool sci, Value *out) {
+  enum { X, PREC, UNIQUE, TRIM, SIGN, PADL, PADR, MIND, FRAC, NSLOT };
+  Value s[NSLOT];
+  Value raw[9];
+  if (sci) {
+    if (args_parse(I, a, "format_float_scientific",
+                   "x,precision=,unique=,trim=,sign=,pad_left=,exp_digits=,min_digits=", raw))
+      return -1;
+    for (int k = 0; k < 8; k++) s[k] = raw[k];
+    s[FRAC] = v_undef();
+  } else {
+    if (args_parse(I, a, "format_float_positional",
+                   "x,precision=,unique=,fractional=,trim=,sign=,pad_left=,pad_right=,"
+                   "min_digits=", raw))
+      return -1;
+    s[X] = raw[0]; s[PREC] = raw[1]; s[UNIQUE] = raw[2]; s[FRAC] = raw[3]; s[TRIM] = raw[4];
+    s[SIGN] = raw[5]; s[PADL] = raw[6]; s[PADR] = raw[7]; s[MIND] = raw[8];
+  }
+  Dragon4Options o;
+  memset(&o, 0, sizeof o);
+  o.sci = sci;
+  o.trim = 'k';
+  if (get_bool(I, s[UNIQUE], true, &o.unique) || get_bool(I, s[FRAC], true, &o.fractional) ||
+      get_bool(I, s[SIGN], false, &o.sign))
+    return -1;
+  if (given(s[TRIM])) {
+    Value t = s[TRIM];
+    if (t.type != V_STR || as_str(t)->len != 1 || !strchr("k.0-", as_str(t)->s[0]))
+      return IERR_TYPE(I, "if supplied, trim must be 'k', '.', '0' or '-' found `%s`",
+                       t.type == V_STR ? as_str(t)->s : value_type_name(t));
+    o.trim = as_str(t)->s[0];
+  }
+  if (opt_count(I, s[PREC], "precision", &o.precision) ||
+      opt_count(I, s[MIND], "min_digits", &o.min_digits) ||
+      opt_count(I, s[PADL], "pad_left", &o.pad_left) ||
+      opt_count(I, s[PADR], sci ? "exp_digits" : "pad_right", sci ? &o.exp_digits : &o.pad_right))
+    return -1;
+  if (!sci) o.exp_digits = -1; else o.pad_right = -1;
+  if (!o.unique && o.precision < 0)
+    return IERR_TYPE(I, "in non-unique mode `precision` must be supplied");
+  if (!sci && !o.fractional && o.precision == 0)
+    return IERR_VALUE(I, "precision must be greater than 0 if fractional=False");
+  if (o.precision >= 0 && o.min_digits > o.precision)
+    return IERR_VALUE(I, "min_digits must be less than or equal to precision");
+  double v;
+  Value x = s[X];
+  if (x.type == V_TENSOR) {
+    if (tensor_size(x.t) != 1)
+      return IERR_TYPE(I, "only size-1 arrays can be converted to Python scalars");
+    o.f32 = x.t->dtype == TSR_FLOAT32;
+  }
+  if (value_to_double(I, x, &v)) return -1;
+  Buf b;
+  buf_init(&b, interp_ctx(I));
+  fmt_float_dragon4(&b, v, &o);
+  return ret_buf(I, &b, out);
+}
+
+static int bi_format_float_positional(Interp *I, const Args *a, Value *out) {
+  return format_float(I, a, false, out);
+}
+
+static int bi_format_float_scientific(Interp *I, const Args *a, Value *out) {
+  return format_float(I, a, true, out);
+}
+
+/* --------------------------------------------------------------------------------------------
 ** get_printoptions: a read-only dict, made as a namespace whose name marks it (subscripting a
 ** namespace with a str looks its members up, as dict[key])
 */
@@ -316,6 +400,14 @@ const Builtin builtins_print_table[] = {
   {NULL, "array_str", bi_array_str,
    "array_str(a, max_line_width=None, precision=None, suppress_small=None)\n\n"
    "Return a string representation of the data in an array (what print shows)."},
+  {NULL, "format_float_positional", bi_format_float_positional,
+   "format_float_positional(x, precision=None, unique=True, fractional=True, trim='k', "
+   "sign=False, pad_left=None, pad_right=None, min_digits=None)\n\n"
+   "Format a floating-point scalar as a decimal string in positional notation."},
+  {NULL, "format_float_scientific", bi_format_float_scientific,
+   "format_float_scientific(x, precision=None, unique=True, trim='k', sign=False, "
+   "pad_left=None, exp_digits=None, min_digits=None)\n\n"
+   "Format a floating-point scalar as a decimal string in scientific notation."},
   {NULL, "get_printoptions", bi_get_printoptions,
    "get_printoptions()\n\nReturn the current print options (a dict)."},
   {NULL, "whos", bi_whos,

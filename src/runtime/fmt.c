@@ -171,7 +171,7 @@ static size_t render_positional(char *out, double v, bool plus, const Digits *D,
 
 /* Writes v's digits in scientific notation ("1.5e-05", "1.e+00", "-2e+16") into out, the
    mantissa's integer part padded to pad_left and the exponent to at least exp_digits digits
-   (never fewer than 2).  Returns the length. */
+   (2 when exp_digits <= 0).  Returns the length. */
 static size_t render_scientific(char *out, double v, bool plus, const Digits *D, int F,
                                 int min_digits, char trim, int pad_left, int exp_digits) {
   size_t at = 0;
@@ -189,7 +189,7 @@ static size_t render_scientific(char *out, double v, bool plus, const Digits *D,
   int ne = snprintf(eb, sizeof eb, "%d", e < 0 ? -e : e);
   out[at++] = 'e';
   out[at++] = e < 0 ? '-' : '+';
-  if (exp_digits < 2) exp_digits = 2;
+  if (exp_digits <= 0) exp_digits = 2;
   for (int i = ne; i < exp_digits; i++) out[at++] = '0';
   memcpy(out + at, eb, (size_t)ne);
   at += (size_t)ne;
@@ -719,4 +719,61 @@ void fmt_array2string(Buf *b, Tensor *t, const PrintOptions *po, const char *sep
   if (b->failed) return;
   memmove(b->p + start, b->p + start + prefix_len, b->n - start - prefix_len + 1);
   b->n -= prefix_len;
+}
+
+/* numpy.format_float_positional / numpy.format_float_scientific: v (a float32 value when
+   o->f32) with Dragon4's options.  Written into b; nan and inf as "nan", "inf", "-inf"
+   ("+inf" with sign).  The caller has checked the options as NumPy does. */
+void fmt_float_dragon4(Buf *b, double v, const Dragon4Options *o) {
+  if (isnan(v)) { buf_puts(b, "nan"); return; }
+  if (isinf(v)) { buf_puts(b, v < 0 ? "-inf" : o->sign ? "+inf" : "inf"); return; }
+  Digits D;
+  int F, min_digits = o->min_digits < 0 ? 0 : o->min_digits;
+  int precision = o->precision > PREC_MAX ? PREC_MAX : o->precision;
+  if (o->sci || o->fractional) {
+    F = choose_digits(v, o->f32, o->sci, o->unique, precision, min_digits, &D);
+  } else {   /* positional with precision counting significant digits */
+    int max_digits = o->f32 ? 9 : 17;
+    if (o->unique) {
+      digits_shortest(v, o->f32, max_digits, &D);
+      if (precision >= 0 && D.n > precision) {
+        digits_sci(v, o->f32, precision > 0 ? precision - 1 : 0, &D);
+        while (D.n > 1 && D.d[D.n - 1] == '0') D.n--;
+      }
+      F = D.n - 1 - D.exp;
+    } else {
+      /* Dragon4 stops at an exact remainder and drops the zeros a carry leaves, so trailing
+         zeros survive only where the value really has them with more digits after */
+      int p = precision > 0 ? precision : 1;
+      Digits L;
+      digits_sci(v, o->f32, p - 1, &D);
+      digits_sci(v, o->f32, PREC_MAX, &L);
+      bool rounded_down = L.exp == D.exp, rest_nonzero = false;
+      for (int i = 0; i < D.n && rounded_down; i++) rounded_down = digit_at(&L, i) == D.d[i];
+      for (int i = D.n; i < L.n; i++) rest_nonzero |= L.d[i] != '0';
+      if (!(rounded_down && rest_nonzero))
+        while (D.n > 1 && D.d[D.n - 1] == '0') D.n--;
+      int whole = D.exp + 1 > 1 ? D.exp + 1 : 1;
+      F = D.n - 1 - D.exp;
+      if (F < p - whole) F = p - whole;   /* padded with zeros to the total length */
+    }
+    if (D.n < min_digits) {
+      digits_sci(v, o->f32, min_digits - 1, &D);
+      if (D.n - 1 - D.exp > F) F = D.n - 1 - D.exp;
+    }
+    if (o->unique) F = D.n - 1 - D.exp;
+    if (F < 0) F = 0;
+    min_digits = 0;
+  }
+  int pad_left = o->pad_left < 0 ? 0 : o->pad_left > 100000 ? 100000 : o->pad_left;
+  int pad_right = o->pad_right < 0 ? 0 : o->pad_right > 100000 ? 100000 : o->pad_right;
+  size_t cap = ELEM_MAX + (size_t)pad_left + (size_t)pad_right;
+  char *out = ctx_malloc(b->ctx, cap);
+  if (!out) { b->failed = true; return; }
+  size_t n = o->sci ? render_scientific(out, v, o->sign, &D, F, min_digits, o->trim, pad_left,
+                                        o->exp_digits)
+                    : render_positional(out, v, o->sign, &D, F, min_digits, o->trim, pad_left,
+                                        pad_right);
+  buf_putn(b, out, n);
+  ctx_free(b->ctx, out, cap);
 }

@@ -433,6 +433,15 @@ RT_HIDDEN void fmt_repr_class(Buf *b, Tensor *t, const PrintOptions *po, const c
    options po: the elements without "array(" (the prefix only indents wrapped lines). */
 RT_HIDDEN void fmt_array2string(Buf *b, Tensor *t, const PrintOptions *po, const char *sep,
                                 size_t prefix_len, size_t suffix_len);
+/* The options of numpy.format_float_positional (sci false) and format_float_scientific. */
+typedef struct Dragon4Options {
+  bool f32, sci, unique, fractional, sign;
+  int precision;     /* -1: none (unique digits only) */
+  int min_digits;    /* -1: none */
+  char trim;         /* 'k', '.', '0', '-' */
+  int pad_left, pad_right, exp_digits;   /* -1: none */
+} Dragon4Options;
+RT_HIDDEN void fmt_float_dragon4(Buf *b, double v, const Dragon4Options *o);
 /* Python's repr(float): shortest round-trip, "0.1", "1e-05", "1e+16", "inf", "nan", "-0.0". */
 RT_HIDDEN void fmt_pyfloat(Buf *b, double v);
 /* numpy.dtype repr: "dtype('float64')". */

@@ -1,7 +1,8 @@
 /*
 ** builtins_print.c -- NumPy's printing functions (array2string, array_repr, array_str,
-** get_printoptions), the REPL helpers whos() and help() of user functions, and the rule that
-** tells a real 0-d ndarray (array(5): repr "array(5)") from a NumPy scalar (x.sum(): "15").
+** get_printoptions, format_float_positional, format_float_scientific), the REPL helper whos(),
+** and the rule that tells a real 0-d ndarray (array(5): repr "array(5)") from a NumPy scalar
+** (x.sum(): "15").
 */
 #include "builtins.h"
 #include "interp.h"

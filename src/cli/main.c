@@ -159,6 +159,14 @@ static int opens_block(const char *line) {
   return last == ':';
 }
 
+/* Is line the IPython magic command `name` ("%whos"), blanks around it allowed? */
+static int is_magic(const char *line, const char *name) {
+  while (*line == ' ' || *line == '\t') line++;
+  size_t n = strlen(name);
+  if (strncmp(line, name, n) != 0) return 0;
+  return is_blank(line + n);
+}
+
 static const char *current_prompt = ">>> ";
 
 static char *prompt_fn(EditLine *el) {
@@ -202,6 +210,11 @@ static const char *completion_rest(const char *candidate, const char *dotted, si
 
 static tsr_State *complete_state;
 
+/* The statement and expression keywords of the language, offered by completion too. */
+static const char *const keywords[] = {
+  "and", "break", "continue", "def", "elif", "else", "False", "for", "from", "global", "if",
+  "import", "in", "is", "None", "not", "or", "pass", "return", "True", "while", NULL};
+
 static unsigned char complete_fn(EditLine *el, int ch) {
   (void)ch;
   const LineInfo *li = el_line(el);
@@ -218,7 +231,11 @@ static unsigned char complete_fn(EditLine *el, int ch) {
 
   Candidates c = {0};
   unsigned char result = CC_ERROR;
-  if (tsr_complete(complete_state, line, cursor, collect, &c) == TSR_OK && c.n > 0) {
+  tsr_Status st = tsr_complete(complete_state, line, cursor, collect, &c);
+  if (dotted_start == word_start && word_len > 0)   /* a plain word may be a keyword */
+    for (int k = 0; keywords[k]; k++)
+      if (strncmp(keywords[k], word, word_len) == 0) collect(&c, keywords[k]);
+  if (st == TSR_OK && c.n > 0) {
     const char *first = NULL;
     size_t common = 0, usable = 0;
     for (size_t i = 0; i < c.n; i++) {
@@ -328,6 +345,7 @@ static void reader_open(Reader *r, const char *argv0) {
   el_set(r->el, EL_PROMPT, prompt_fn);
   el_set(r->el, EL_ADDFN, "tsr-complete", "complete a name", complete_fn);
   el_set(r->el, EL_BIND, "^I", "tsr-complete", NULL);
+  el_set(r->el, EL_BIND, "^R", "em-inc-search-prev", NULL);   /* as readline's Ctrl-R */
   el_source(r->el, NULL);
 }
 
@@ -376,6 +394,7 @@ static int repl(tsr_State *S, const char *argv0) {
     reader_remember(&r, line);
     if (input.len == 0) {
       if (is_blank(line)) { free(line); continue; }
+      if (is_magic(line, "%whos")) { free(line); line = strdup("whos()\n"); if (!line) continue; }
       block = opens_block(line);
     }
     int ok = buf_add(&input, line, strlen(line));
@@ -390,8 +409,12 @@ static int repl(tsr_State *S, const char *argv0) {
     st = tsr_eval_interactive(S, input.s, "<stdin>");
     evaluating = 0;
     fflush(stdout);
-    if (st == TSR_ERR_INTERRUPT) fputc('\n', stderr);  /* after the terminal's "^C" */
-    if (st != TSR_OK) report_error(S);
+    if (st == TSR_ERR_INTERRUPT) {   /* as Python's REPL: just the exception's name */
+      fputs("\nKeyboardInterrupt\n", stderr);   /* after the terminal's "^C" */
+      fflush(stderr);
+    } else if (st != TSR_OK) {
+      report_error(S);
+    }
     input.len = 0;
     block = 0;
   }

@@ -6,6 +6,7 @@
 ** and builtins_math.c (ufuncs, reductions, linear algebra).
 */
 #include "builtins.h"
+#include "interp.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,6 +18,7 @@ RT_HIDDEN extern const Builtin builtins_array_table[];
 RT_HIDDEN extern const Builtin builtins_math_table[];
 RT_HIDDEN extern const Builtin builtins_random_table[];
 RT_HIDDEN extern const Builtin builtins_io_table[];
+RT_HIDDEN extern const Builtin builtins_print_table[];
 
 /* --------------------------------------------------------------------------------------------
 ** Small helpers
@@ -131,6 +133,8 @@ static int bi_len(Interp *I, const Args *a, Value *out) {
     return 0;
   }
   case V_TENSOR:
+    if (v.t->ndim == 0 && !v.t->ndarray)
+      return IERR_TYPE(I, "object of type '%s' has no len()", value_type_name(v));
     if (v.t->ndim == 0) return IERR_TYPE(I, "len() of unsized object");
     *out = v_int(v.t->shape[0]);
     return 0;
@@ -314,7 +318,8 @@ static int bi_repr(Interp *I, const Args *a, Value *out) {
 ** help, set_printoptions
 */
 
-/* help(obj): prints the documentation of a builtin (its NumPy signature and summary). */
+/* help(obj): prints the documentation of a builtin (its NumPy signature and summary) or of a
+   user function (its signature and docstring, as Python's help). */
 static int bi_help(Interp *I, const Args *a, Value *out) {
   Value s[1];
   if (args_parse(I, a, "help", "|request", s)) return -1;
@@ -326,6 +331,37 @@ static int bi_help(Interp *I, const Args *a, Value *out) {
   buf_init(&b, interp_ctx(I));
   if (v.type == V_UNDEF) {
     buf_puts(&b, "help(obj) prints the documentation of a builtin function, e.g. help(sum).\n");
+  } else if (v.type == V_FUNC) {
+    /* as Python's help(): the signature with the default values, then the docstring */
+    const Func *f = (const Func *)v.o;
+    buf_printf(&b, "Help on function %s in module __main__:\n\n%s(", f->def->str, f->def->str);
+    int k = 0;
+    for (const Node *p = f->def->a; p; p = p->next, k++) {
+      buf_printf(&b, "%s%s", k ? ", " : "", p->str);
+      if (k < f->nparams && f->defaults && f->defaults[k].type != V_UNDEF) {
+        buf_putc(&b, '=');
+        value_repr(I, &b, f->defaults[k]);
+      }
+    }
+    buf_puts(&b, ")\n");
+    /* the docstring as inspect.cleandoc gives it: later lines lose their common indent */
+    size_t indent = SIZE_MAX;
+    for (const char *d = f->doc ? strchr(f->doc, '\n') : NULL; d; d = strchr(d + 1, '\n')) {
+      size_t sp = strspn(d + 1, " \t");
+      if (d[1 + sp] && d[1 + sp] != '\n' && sp < indent) indent = sp;
+    }
+    bool first_line = true;
+    for (const char *d = f->doc; d && *d; first_line = false) {
+      size_t n = strcspn(d, "\n");
+      const char *line = d;
+      if (first_line) while (*line == ' ' || *line == '\t') line++;
+      else line += strspn(d, " \t") < indent ? strspn(d, " \t") : indent;
+      buf_puts(&b, "    ");
+      buf_putn(&b, line, (size_t)(d + n - line));
+      buf_putc(&b, '\n');
+      d += n + (d[n] == '\n');
+    }
+    buf_putc(&b, '\n');
   } else if (bi && bi->doc) {
     buf_puts(&b, bi->doc);
     buf_putc(&b, '\n');
@@ -341,6 +377,56 @@ static int bi_help(Interp *I, const Args *a, Value *out) {
   return 0;
 }
 
+/* Applies the threshold=, edgeitems=, sign= and floatmode= options of set_printoptions and
+   array2string (V_UNDEF or None keeps the current value) to po, with NumPy's checks and
+   messages.  Returns 0 or -1. */
+int printoptions_apply(Interp *I, Value thresh, Value edge, Value sign, Value floatmode,
+                       PrintOptions *po) {
+  if (thresh.type != V_UNDEF && thresh.type != V_NONE) {
+    Value v = thresh;
+    if (v.type == V_FLOAT) {
+      if (isnan(v.f))
+        return IERR_VALUE(I, "threshold must be non-NAN, try sys.maxsize for untruncated "
+                             "representation");
+      po->threshold = v.f >= 9.2e18 ? INT64_MAX : (int64_t)v.f;
+    } else if (v.type == V_INT || v.type == V_BOOL || v.type == V_TENSOR) {
+      double d;
+      if (value_to_double(I, v, &d)) return -1;
+      if (isnan(d))
+        return IERR_VALUE(I, "threshold must be non-NAN, try sys.maxsize for untruncated "
+                             "representation");
+      po->threshold = v.type == V_INT ? v.i : d >= 9.2e18 ? INT64_MAX : (int64_t)d;
+    } else {
+      return IERR_TYPE(I, "threshold must be numeric");
+    }
+  }
+  if (edge.type != V_UNDEF && edge.type != V_NONE) {
+    int64_t e;
+    if (value_to_int(I, edge, &e)) return -1;
+    po->edgeitems = e < 0 ? 0 : e > 1000000 ? 1000000 : (int)e;
+  }
+  if (sign.type != V_UNDEF && sign.type != V_NONE) {
+    Value v = sign;
+    if (v.type != V_STR || as_str(v)->len != 1 || !strchr(" +-", as_str(v)->s[0]))
+      return IERR_VALUE(I, "sign option must be one of ' ', '+', or '-'");
+    po->sign = as_str(v)->s[0];
+  }
+  if (floatmode.type != V_UNDEF && floatmode.type != V_NONE) {
+    static const char *const modes[] = {
+      [FLOATMODE_FIXED] = "fixed", [FLOATMODE_UNIQUE] = "unique",
+      [FLOATMODE_MAXPREC] = "maxprec", [FLOATMODE_MAXPREC_EQUAL] = "maxprec_equal"};
+    Value v = floatmode;
+    int mode = -1;
+    for (int k = 0; v.type == V_STR && k < 4; k++)
+      if (strcmp(as_str(v)->s, modes[k]) == 0) mode = k;
+    if (mode < 0)
+      return IERR_VALUE(I, "floatmode option must be one of \"fixed\", \"unique\", "
+                           "\"maxprec\", \"maxprec_equal\"");
+    po->floatmode = mode;
+  }
+  return 0;
+}
+
 /* set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
    suppress=None, nanstr=None, infstr=None, formatter=None, sign=None, floatmode=None):
    numpy.set_printoptions; the options are validated before any is changed. */
@@ -348,7 +434,7 @@ static int bi_set_printoptions(Interp *I, const Args *a, Value *out) {
   enum { PREC, THRESH, EDGE, LINEW, SUPP, NANSTR, INFSTR, FORMATTER, SIGN, FLOATMODE,
          LEGACY, NSLOT };
   static const char *const unsupported[] = {
-    [NANSTR] = "nanstr", [INFSTR] = "infstr", [FORMATTER] = "formatter", [LEGACY] = "legacy"};
+    [FORMATTER] = "formatter", [LEGACY] = "legacy"};
   Value s[NSLOT];
   if (args_parse(I, a, "set_printoptions",
                  "precision=,threshold=,edgeitems=,linewidth=,suppress=,nanstr=,infstr=,"
@@ -367,29 +453,6 @@ static int bi_set_printoptions(Interp *I, const Args *a, Value *out) {
     if (p < 0 || p > 10000) return IERR_VALUE(I, "precision must be >= 0");
     po.precision = (int)p;
   }
-  if (s[THRESH].type != V_UNDEF && s[THRESH].type != V_NONE) {
-    Value v = s[THRESH];
-    if (v.type == V_FLOAT) {
-      if (isnan(v.f))
-        return IERR_VALUE(I, "threshold must be non-NAN, try sys.maxsize for untruncated "
-                             "representation");
-      po.threshold = v.f >= 9.2e18 ? INT64_MAX : (int64_t)v.f;
-    } else if (v.type == V_INT || v.type == V_BOOL || v.type == V_TENSOR) {
-      double d;
-      if (value_to_double(I, v, &d)) return -1;
-      if (isnan(d))
-        return IERR_VALUE(I, "threshold must be non-NAN, try sys.maxsize for untruncated "
-                             "representation");
-      po.threshold = v.type == V_INT ? v.i : d >= 9.2e18 ? INT64_MAX : (int64_t)d;
-    } else {
-      return IERR_TYPE(I, "threshold must be numeric");
-    }
-  }
-  if (s[EDGE].type != V_UNDEF && s[EDGE].type != V_NONE) {
-    int64_t e;
-    if (value_to_int(I, s[EDGE], &e)) return -1;
-    po.edgeitems = e < 0 ? 0 : e > 1000000 ? 1000000 : (int)e;
-  }
   if (s[LINEW].type != V_UNDEF && s[LINEW].type != V_NONE) {
     int64_t w;
     if (value_to_int(I, s[LINEW], &w)) return -1;
@@ -400,24 +463,17 @@ static int bi_set_printoptions(Interp *I, const Args *a, Value *out) {
     if (truth < 0) return -1;
     po.suppress = truth != 0;
   }
-  if (s[SIGN].type != V_UNDEF && s[SIGN].type != V_NONE) {
-    Value v = s[SIGN];
-    if (v.type != V_STR || as_str(v)->len != 1 || !strchr(" +-", as_str(v)->s[0]))
-      return IERR_VALUE(I, "sign option must be one of ' ', '+', or '-'");
-    po.sign = as_str(v)->s[0];
-  }
-  if (s[FLOATMODE].type != V_UNDEF && s[FLOATMODE].type != V_NONE) {
-    static const char *const modes[] = {
-      [FLOATMODE_FIXED] = "fixed", [FLOATMODE_UNIQUE] = "unique",
-      [FLOATMODE_MAXPREC] = "maxprec", [FLOATMODE_MAXPREC_EQUAL] = "maxprec_equal"};
-    Value v = s[FLOATMODE];
-    int mode = -1;
-    for (int k = 0; v.type == V_STR && k < 4; k++)
-      if (strcmp(as_str(v)->s, modes[k]) == 0) mode = k;
-    if (mode < 0)
-      return IERR_VALUE(I, "floatmode option must be one of \"fixed\", \"unique\", "
-                           "\"maxprec\", \"maxprec_equal\"");
-    po.floatmode = mode;
+  if (printoptions_apply(I, s[THRESH], s[EDGE], s[SIGN], s[FLOATMODE], &po)) return -1;
+  for (int k = NANSTR; k <= INFSTR; k++) {
+    if (s[k].type == V_UNDEF || s[k].type == V_NONE) continue;
+    char *dst = k == NANSTR ? po.nanstr : po.infstr;
+    if (s[k].type != V_STR)
+      return IERR_TYPE(I, "%s must be a str, not %s", k == NANSTR ? "nanstr" : "infstr",
+                       value_type_name(s[k]));
+    if (as_str(s[k])->len >= sizeof po.nanstr)
+      return IERR_VALUE(I, "%s is longer than tsr's limit of %d bytes",
+                        k == NANSTR ? "nanstr" : "infstr", (int)sizeof po.nanstr - 1);
+    memcpy(dst, as_str(s[k])->s, as_str(s[k])->len + 1);
   }
   *interp_printoptions(I) = po;
   *out = v_none();
@@ -452,5 +508,5 @@ static const Builtin builtins_core_table[] = {
 
 const Builtin *const builtin_tables[] = {
   builtins_core_table, builtins_array_table, builtins_math_table, builtins_random_table,
-  builtins_io_table, NULL
+  builtins_io_table, builtins_print_table, NULL
 };

@@ -574,6 +574,19 @@ static int tensor_index(Interp *I, Tensor *t, Value idx, Value *set_value, Value
     if (index_item(I, idx, &items[0], &tmps[0]) < 0) goto done;
     n = 1;
   }
+  if (t->ndim == 0 && !t->ndarray) {   /* a NumPy scalar takes only (), ..., None, bools */
+    Value self = v_tensor(t);
+    if (set_value) {
+      ERR_TYPE(&I->ctx, "'%s' object does not support item assignment", value_type_name(self));
+      goto done;
+    }
+    for (int i = 0; i < n; i++)
+      if (items[i].kind == IDX_INT || items[i].kind == IDX_SLICE ||
+          (items[i].kind == IDX_ARRAY && items[i].array->dtype != TSR_BOOL)) {
+        ERR_INDEX(&I->ctx, "invalid index to scalar variable.");
+        goto done;
+      }
+  }
   if (set_value) {
     Tensor *v = value_to_tensor(I, *set_value, -1);
     if (!v) goto done;
@@ -582,6 +595,13 @@ static int tensor_index(Interp *I, Tensor *t, Value idx, Value *set_value, Value
   } else {
     Tensor *r = index_get(&I->ctx, t, items, n);
     if (r) { *out = v_tensor(r); rc = 0; }
+    /* a 0-d result is a NumPy scalar only under integer indices (x[1, 2], x[()]) */
+    bool ints = true;
+    for (int i = 0; i < n; i++)
+      if (items[i].kind != IDX_INT && !(items[i].kind == IDX_ARRAY && items[i].array->ndim == 0))
+        ints = false;
+    if (r && r->ndim == 0 && !ints)
+      rc = value_mark_ndarray(I, NULL, "array", v_undef(), out);
   }
 done:
   for (int i = 0; i < n; i++) if (tmps[i]) tensor_release(tmps[i]);
@@ -729,7 +749,8 @@ static int get_attr(Interp *I, Value obj, const char *name, Value *out) {
   }
   case V_TENSOR: {
     int rc = builtins_tensor_attr(I, obj.t, name, out);
-    if (rc <= 0) return rc;
+    if (rc == 0) return value_mark_ndarray(I, "ndarray", name, obj, out);
+    if (rc < 0) return rc;
     Value *m = dict_get(I->methods, name);
     if (m) return make_method(I, m->bi, obj, out);
     return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError",
@@ -861,17 +882,20 @@ static int call_dtype(Interp *I, DType dt, const Args *a, Value *out) {
   if (!t) return -1;
   if (t->weak) t->weak = 0;
   *out = v_tensor(t);
-  return 0;
+  return value_mark_ndarray(I, "dtype", dtype_name(dt), a->pos[0], out);
 }
 
 static int call_value(Interp *I, Value fn, const Args *a, Value *out) {
   switch (fn.type) {
-  case V_BUILTIN: return fn.bi->fn(I, a, out);
+  case V_BUILTIN:
+    if (fn.bi->fn(I, a, out) < 0) return -1;
+    return value_mark_ndarray(I, fn.bi->ns, fn.bi->name, a->npos ? a->pos[0] : v_undef(), out);
   case V_METHOD: {
     Method *m = (Method *)fn.o;
     Args b = *a;
     b.self = m->self;
-    return m->bi->fn(I, &b, out);
+    if (m->bi->fn(I, &b, out) < 0) return -1;
+    return value_mark_ndarray(I, m->bi->ns, m->bi->name, m->self, out);
   }
   case V_FUNC: return call_user(I, (Func *)fn.o, a, out);
   case V_CFUNC: return call_host(I, (CFunc *)fn.o, a, out);
@@ -1050,6 +1074,8 @@ static int iter_len(Interp *I, Value v, int64_t *len) {
   case V_LIST: case V_TUPLE: *len = as_list(v)->n; return 0;
   case V_STR: *len = (int64_t)as_str(v)->len; return 0;
   case V_TENSOR:
+    if (v.t->ndim == 0 && !v.t->ndarray)
+      return ERR_TYPE(&I->ctx, "'%s' object is not iterable", value_type_name(v));
     if (v.t->ndim == 0) return ERR_TYPE(&I->ctx, "iteration over a 0-d array");
     *len = v.t->shape[0]; return 0;
   case V_RANGE: {

@@ -154,5 +154,20 @@ RT_HIDDEN int interp_call(Interp *I, Value fn, const Args *a, Value *out);
 RT_HIDDEN void interp_write(Interp *I, int stream, const char *s, size_t n);
 /* Print options of the interpreter (set_printoptions changes them). */
 RT_HIDDEN PrintOptions *interp_printoptions(Interp *I);
+/* set_printoptions' threshold=, edgeitems=, sign=, floatmode= applied to po (V_UNDEF/None
+   keep the value); ValueError/TypeError with NumPy's messages.  0 or -1 (builtins.c). */
+RT_HIDDEN int printoptions_apply(Interp *I, Value thresh, Value edge, Value sign,
+                                 Value floatmode, PrintOptions *po);
+/* After a call of the builtin ns.name (ns NULL: a function, "ndarray": a method) with first
+   argument or receiver `input` returned *out: makes a 0-d tensor result a real 0-d ndarray
+   (t->ndarray, repr "array(5)") exactly when NumPy returns one, else a NumPy scalar; a shared
+   tensor gets a new header on the same storage.  0, or -1 (MemoryError) after releasing *out
+   (builtins_print.c). */
+RT_HIDDEN int value_mark_ndarray(Interp *I, const char *ns, const char *name, Value input,
+                                 Value *out);
+/* The dict that get_printoptions returns (builtins_print.c): is v one, and its repr
+   "{'edgeitems': 3, 'threshold': 1000, ...}" in NumPy's key order. */
+RT_HIDDEN bool value_is_options_dict(Value v);
+RT_HIDDEN void value_repr_options_dict(Interp *I, Buf *b, Value v);
 
 #endif

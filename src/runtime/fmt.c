@@ -27,6 +27,8 @@ void printoptions_default(PrintOptions *po) {
   po->suppress = false;
   po->sign = '-';
   po->floatmode = FLOATMODE_MAXPREC;
+  strcpy(po->nanstr, "nan");
+  strcpy(po->infstr, "inf");
 }
 
 /* ==========================================================================================
@@ -169,7 +171,7 @@ static size_t render_positional(char *out, double v, bool plus, const Digits *D,
 
 /* Writes v's digits in scientific notation ("1.5e-05", "1.e+00", "-2e+16") into out, the
    mantissa's integer part padded to pad_left and the exponent to at least exp_digits digits
-   (never fewer than 2).  Returns the length. */
+   (2 when exp_digits <= 0).  Returns the length. */
 static size_t render_scientific(char *out, double v, bool plus, const Digits *D, int F,
                                 int min_digits, char trim, int pad_left, int exp_digits) {
   size_t at = 0;
@@ -187,7 +189,7 @@ static size_t render_scientific(char *out, double v, bool plus, const Digits *D,
   int ne = snprintf(eb, sizeof eb, "%d", e < 0 ? -e : e);
   out[at++] = 'e';
   out[at++] = e < 0 ? '-' : '+';
-  if (exp_digits < 2) exp_digits = 2;
+  if (exp_digits <= 0) exp_digits = 2;
   for (int i = ne; i < exp_digits; i++) out[at++] = '0';
   memcpy(out + at, eb, (size_t)ne);
   at += (size_t)ne;
@@ -292,10 +294,12 @@ typedef struct FloatFormat {
   char trim;                   /* 'k', '.', '0', '-' */
   int pad_left, pad_right, exp_size;
   char sign;                   /* '-', '+', ' ' */
+  const char *nanstr, *infstr; /* the print options' words for nan and inf */
 } FloatFormat;
 
 typedef struct ElemFormat {
   DType dt;
+  bool zero_d;                 /* bool of a 0-d array: "True", not " True" */
   int int_width;               /* integers: common width */
   FloatFormat ff;
 } ElemFormat;
@@ -364,6 +368,8 @@ static void float_format_fill(FloatFormat *f, const Tensor *t, bool summary,
   int prec = po->precision < 0 ? 0 : po->precision > PREC_MAX ? PREC_MAX : po->precision;
   f->f32 = s.f32;
   f->sign = po->sign;
+  f->nanstr = po->nanstr;
+  f->infstr = po->infstr;
   f->precision = po->floatmode == FLOATMODE_UNIQUE ? -1 : prec;
   f->exp_format = false;
   if (s.any_nonzero) {
@@ -407,8 +413,9 @@ static void float_format_fill(FloatFormat *f, const Tensor *t, bool summary,
   if (s.any_nonfinite) {
     int neginf = f->sign != '-' || s.any_neginf;
     int offset = f->pad_right + 1;
-    if (3 - offset > f->pad_left) f->pad_left = 3 - offset;
-    if (3 + neginf - offset > f->pad_left) f->pad_left = 3 + neginf - offset;
+    int nanlen = (int)strlen(f->nanstr), inflen = (int)strlen(f->infstr) + neginf;
+    if (nanlen - offset > f->pad_left) f->pad_left = nanlen - offset;
+    if (inflen - offset > f->pad_left) f->pad_left = inflen - offset;
   }
 }
 
@@ -416,8 +423,9 @@ static void float_format_fill(FloatFormat *f, const Tensor *t, bool summary,
 static size_t float_format_value(const FloatFormat *f, double v, char *out) {
   bool plus = f->sign == '+';
   if (!isfinite(v)) {
-    const char *word = isnan(v) ? (plus ? "+nan" : "nan")
-                     : v < 0 ? "-inf" : plus ? "+inf" : "inf";
+    char word[80];
+    snprintf(word, sizeof word, "%s%s", isnan(v) ? (plus ? "+" : "") : v < 0 ? "-" : plus ? "+" : "",
+             isnan(v) ? f->nanstr : f->infstr);
     size_t at = put_spaces(out, 0, f->pad_left + f->pad_right + 1 - (int)strlen(word));
     strcpy(out + at, word);
     return at + strlen(word);
@@ -470,6 +478,7 @@ static void elem_format_init(ElemFormat *ef, const Tensor *t, bool summary,
                              const PrintOptions *po) {
   memset(ef, 0, sizeof *ef);
   ef->dt = t->dtype;
+  ef->zero_d = t->ndim == 0;
   if (dtype_is_float(t->dtype)) float_format_fill(&ef->ff, t, summary, po);
   else if (dtype_is_int(t->dtype)) ef->int_width = int_format_width(t, summary, po);
 }
@@ -478,7 +487,7 @@ static void elem_format_init(ElemFormat *ef, const Tensor *t, bool summary,
 static size_t elem_format(const ElemFormat *ef, const char *p, char *out) {
   int n;
   if (ef->dt == TSR_BOOL) {
-    n = snprintf(out, ELEM_MAX, "%s", dtype_get_i64(ef->dt, p) ? " True" : "False");
+    n = snprintf(out, ELEM_MAX, "%s", dtype_get_i64(ef->dt, p) ? (ef->zero_d ? "True" : " True") : "False");
   } else if (dtype_is_float(ef->dt)) {
     return float_format_value(&ef->ff, dtype_get_f64(ef->dt, p), out);
   } else if (dtype_is_unsigned(ef->dt)) {
@@ -639,20 +648,33 @@ void fmt_str(Buf *b, Tensor *t, const PrintOptions *po) {
   array2string(b, t, po, " ", b->n, 0, po->linewidth);
 }
 
-/* REPL echo: numpy.array_repr.  0-d tensors print as NumPy 1.24 scalar reprs (= str).  The
+/* REPL echo: numpy.array_repr.  0-d NumPy scalars print as NumPy 1.24 scalar reprs (= str),
+   real 0-d arrays as "array(5)", "array(1.5, dtype=float32)".  The
    dtype is shown unless implied (float64, int64, bool) and the tensor is non-empty; it moves
    to a new line when it would pass the line width. */
 void fmt_repr(Buf *b, Tensor *t, const PrintOptions *po) {
+  if (t->ndim == 0 && !t->ndarray) { fmt_scalar(b, t->dtype, tensor_data(t)); return; }
+  fmt_repr_class(b, t, po, "array");
+}
+
+void fmt_repr_class(Buf *b, Tensor *t, const PrintOptions *po, const char *class_name) {
   PrintOptions def;
   if (!po) { printoptions_default(&def); po = &def; }
-  if (t->ndim == 0) { fmt_scalar(b, t->dtype, tensor_data(t)); return; }
   size_t line_start = b->n;
+  int64_t prefix_len = (int64_t)strlen(class_name) + 1;
   int64_t size = tensor_size(t);
   bool implied = t->dtype == TSR_FLOAT64 || t->dtype == TSR_INT64 || t->dtype == TSR_BOOL;
   bool skipdtype = implied && size > 0;
-  buf_puts(b, "array(");
-  if (size > 0)
-    line_start = array2string(b, t, po, ", ", line_start, 6, (int64_t)po->linewidth - 1);
+  buf_puts(b, class_name);
+  buf_putc(b, '(');
+  if (t->ndim == 0) {
+    char out[ELEM_MAX];
+    ElemFormat ef;
+    elem_format_init(&ef, t, false, po);
+    buf_putn(b, out, elem_format(&ef, tensor_data(t), out));
+  } else if (size > 0)
+    line_start = array2string(b, t, po, ", ", line_start, prefix_len,
+                              (int64_t)po->linewidth - 1);
   else if (t->ndim == 1)
     buf_puts(b, "[]");
   else {
@@ -666,11 +688,92 @@ void fmt_repr(Buf *b, Tensor *t, const PrintOptions *po) {
   int64_t dtype_len = (int64_t)strlen("dtype=)") + (int64_t)strlen(name);
   if (last_line_len + dtype_len + 1 > po->linewidth) {
     buf_putc(b, '\n');
-    buf_puts(b, "      ");
+    put_spaces_buf(b, prefix_len);
   } else {
     buf_putc(b, ' ');
   }
   buf_puts(b, "dtype=");
   buf_puts(b, name);
   buf_putc(b, ')');
+}
+
+/* numpy.array2string(a, separator=sep, prefix=, suffix=): the elements only (no "array(",
+   and the prefix itself is not written: its length only indents wrapped lines); the suffix
+   length narrows the line.  0-d tensors give their one element in the array's format
+   ("5", "1.5"), empty ones "[]". */
+void fmt_array2string(Buf *b, Tensor *t, const PrintOptions *po, const char *sep,
+                      size_t prefix_len, size_t suffix_len) {
+  if (t->ndim == 0) {
+    char out[ELEM_MAX];
+    ElemFormat ef;
+    elem_format_init(&ef, t, false, po);
+    buf_putn(b, out, elem_format(&ef, tensor_data(t), out));
+    return;
+  }
+  if (tensor_size(t) == 0) { buf_puts(b, "[]"); return; }
+  /* the prefix is laid out in the buffer so that columns count it, then taken out */
+  size_t start = b->n;
+  put_spaces_buf(b, (int64_t)prefix_len);
+  array2string(b, t, po, sep, start, (int64_t)prefix_len,
+               (int64_t)po->linewidth - (int64_t)suffix_len);
+  if (b->failed) return;
+  memmove(b->p + start, b->p + start + prefix_len, b->n - start - prefix_len + 1);
+  b->n -= prefix_len;
+}
+
+/* numpy.format_float_positional / numpy.format_float_scientific: v (a float32 value when
+   o->f32) with Dragon4's options.  Written into b; nan and inf as "nan", "inf", "-inf"
+   ("+inf" with sign).  The caller has checked the options as NumPy does. */
+void fmt_float_dragon4(Buf *b, double v, const Dragon4Options *o) {
+  if (isnan(v)) { buf_puts(b, "nan"); return; }
+  if (isinf(v)) { buf_puts(b, v < 0 ? "-inf" : o->sign ? "+inf" : "inf"); return; }
+  Digits D;
+  int F, min_digits = o->min_digits < 0 ? 0 : o->min_digits;
+  int precision = o->precision > PREC_MAX ? PREC_MAX : o->precision;
+  if (o->sci || o->fractional) {
+    F = choose_digits(v, o->f32, o->sci, o->unique, precision, min_digits, &D);
+  } else {   /* positional with precision counting significant digits */
+    int max_digits = o->f32 ? 9 : 17;
+    if (o->unique) {
+      digits_shortest(v, o->f32, max_digits, &D);
+      if (precision >= 0 && D.n > precision) {
+        digits_sci(v, o->f32, precision > 0 ? precision - 1 : 0, &D);
+        while (D.n > 1 && D.d[D.n - 1] == '0') D.n--;
+      }
+      F = D.n - 1 - D.exp;
+    } else {
+      /* Dragon4 stops at an exact remainder and drops the zeros a carry leaves, so trailing
+         zeros survive only where the value really has them with more digits after */
+      int p = precision > 0 ? precision : 1;
+      Digits L;
+      digits_sci(v, o->f32, p - 1, &D);
+      digits_sci(v, o->f32, PREC_MAX, &L);
+      bool rounded_down = L.exp == D.exp, rest_nonzero = false;
+      for (int i = 0; i < D.n && rounded_down; i++) rounded_down = digit_at(&L, i) == D.d[i];
+      for (int i = D.n; i < L.n; i++) rest_nonzero |= L.d[i] != '0';
+      if (!(rounded_down && rest_nonzero))
+        while (D.n > 1 && D.d[D.n - 1] == '0') D.n--;
+      int whole = D.exp + 1 > 1 ? D.exp + 1 : 1;
+      F = D.n - 1 - D.exp;
+      if (F < p - whole) F = p - whole;   /* padded with zeros to the total length */
+    }
+    if (D.n < min_digits) {
+      digits_sci(v, o->f32, min_digits - 1, &D);
+      if (D.n - 1 - D.exp > F) F = D.n - 1 - D.exp;
+    }
+    if (o->unique) F = D.n - 1 - D.exp;
+    if (F < 0) F = 0;
+    min_digits = 0;
+  }
+  int pad_left = o->pad_left < 0 ? 0 : o->pad_left > 100000 ? 100000 : o->pad_left;
+  int pad_right = o->pad_right < 0 ? 0 : o->pad_right > 100000 ? 100000 : o->pad_right;
+  size_t cap = ELEM_MAX + (size_t)pad_left + (size_t)pad_right;
+  char *out = ctx_malloc(b->ctx, cap);
+  if (!out) { b->failed = true; return; }
+  size_t n = o->sci ? render_scientific(out, v, o->sign, &D, F, min_digits, o->trim, pad_left,
+                                        o->exp_digits)
+                    : render_positional(out, v, o->sign, &D, F, min_digits, o->trim, pad_left,
+                                        pad_right);
+  buf_putn(b, out, n);
+  ctx_free(b->ctx, out, cap);
 }

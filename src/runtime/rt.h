@@ -32,6 +32,7 @@ typedef struct PrintOptions {
   bool suppress;        /* false */
   char sign;            /* '-' (default), '+' or ' ' */
   int floatmode;        /* FLOATMODE_MAXPREC (default) ... */
+  char nanstr[32], infstr[32];   /* "nan", "inf" */
 } PrintOptions;
 enum { FLOATMODE_FIXED, FLOATMODE_UNIQUE, FLOATMODE_MAXPREC, FLOATMODE_MAXPREC_EQUAL };
 
@@ -185,7 +186,9 @@ typedef struct Storage {
 /* ------------------------------------------------------------------------------------------
 ** Tensor: a view (dtype, shape, strides in ELEMENTS, offset in ELEMENTS) on one storage.
 ** `weak` marks a 0-d tensor made from a Python scalar literal (NEP 50 promotion); ufuncs
-** never return weak tensors.
+** never return weak tensors.  `ndarray` marks a 0-d tensor that is a real 0-d ndarray
+** (array(5), zeros(()), x[...]: repr "array(5)"); other 0-d tensors are NumPy scalars
+** (x.sum(), x[1, 2]: repr "5").  Only the language layer sets it, on fresh headers.
 */
 struct tsr_Tensor {
   int64_t refcnt;
@@ -194,6 +197,7 @@ struct tsr_Tensor {
   DType dtype;
   int ndim;
   uint8_t weak;           /* WeakKind */
+  uint8_t ndarray;        /* 0-d only: a real 0-d array, not a NumPy scalar */
   int64_t offset;
   int64_t shape[TSR_MAXDIMS];
   int64_t strides[TSR_MAXDIMS];
@@ -436,8 +440,25 @@ RT_HIDDEN Tensor *create_eye(Ctx *c, int64_t n, int64_t m, int64_t k, DType dt);
 /* print(x): NumPy's str(x).  0-d tensors print as NumPy scalars ("15", "1.5", "True"). */
 RT_HIDDEN void fmt_str(Buf *b, Tensor *t, const PrintOptions *po);
 /* REPL echo: NumPy's repr(x), "array([1, 2, 3])", "array([1., 2.], dtype=float32)"; 0-d
-   tensors as NumPy 1.24 scalar reprs ("15", "1.5", "True"). */
+   NumPy scalars as NumPy 1.24 scalar reprs ("15", "1.5", "True"), real 0-d arrays (t->ndarray)
+   as "array(5)". */
 RT_HIDDEN void fmt_repr(Buf *b, Tensor *t, const PrintOptions *po);
+/* numpy.array_repr of t (any rank, 0-d as an array) with class_name in place of "array":
+   what NumPy shows for array_repr of a scalar ("float32(1.5, dtype=float32)"). */
+RT_HIDDEN void fmt_repr_class(Buf *b, Tensor *t, const PrintOptions *po, const char *class_name);
+/* numpy.array2string(t, separator=sep, prefix=' '*prefix_len, suffix=' '*suffix_len) with
+   options po: the elements without "array(" (the prefix only indents wrapped lines). */
+RT_HIDDEN void fmt_array2string(Buf *b, Tensor *t, const PrintOptions *po, const char *sep,
+                                size_t prefix_len, size_t suffix_len);
+/* The options of numpy.format_float_positional (sci false) and format_float_scientific. */
+typedef struct Dragon4Options {
+  bool f32, sci, unique, fractional, sign;
+  int precision;     /* -1: none (unique digits only) */
+  int min_digits;    /* -1: none */
+  char trim;         /* 'k', '.', '0', '-' */
+  int pad_left, pad_right, exp_digits;   /* -1: none */
+} Dragon4Options;
+RT_HIDDEN void fmt_float_dragon4(Buf *b, double v, const Dragon4Options *o);
 /* Python's repr(float): shortest round-trip, "0.1", "1e-05", "1e+16", "inf", "nan", "-0.0". */
 RT_HIDDEN void fmt_pyfloat(Buf *b, double v);
 /* numpy.dtype repr: "dtype('float64')". */

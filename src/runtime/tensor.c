@@ -45,6 +45,7 @@ static Tensor *tensor_header(Ctx *c, Storage *s, DType dt, int ndim, const int64
   t->dtype = dt;
   t->ndim = ndim;
   t->weak = WEAK_NONE;
+  t->ndarray = 0;
   t->offset = offset;
   for (int i = 0; i < ndim; i++) { t->shape[i] = shape[i]; t->strides[i] = strides[i]; }
   return t;

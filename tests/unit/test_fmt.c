@@ -2744,8 +2744,57 @@ static void test_oom(void) {
   tensor_release(t);
 }
 
+/* A real 0-d array (t->ndarray) reprs as an array, a NumPy scalar as its value; str is the
+   scalar's either way.  repr(np.array(1.5)), repr(np.float64(1.5)), repr(np.array(True)),
+   repr(np.array(1e-7, dtype=np.float32)), repr(np.array(7, dtype=np.uint8)). */
+static void test_zero_d(void) {
+  Tensor *t = mk_f(TSR_FLOAT64, 0, NULL, (double[]){1.5});
+  t->ndarray = 1;
+  check_fmt(t, NULL, "1.5", "array(1.5)");
+  check_fmt(mk_f(TSR_FLOAT64, 0, NULL, (double[]){1.5}), NULL, "1.5", "1.5");
+  t = mk_i(TSR_BOOL, 0, NULL, (int64_t[]){1});
+  t->ndarray = 1;
+  check_fmt(t, NULL, "True", "array(True)");
+  t = mk_f(TSR_FLOAT32, 0, NULL, (double[]){1e-7});
+  t->ndarray = 1;
+  check_fmt(t, NULL, "1e-07", "array(1.e-07, dtype=float32)");
+  t = mk_i(TSR_UINT8, 0, NULL, (int64_t[]){7});
+  t->ndarray = 1;
+  check_fmt(t, NULL, "7", "array(7, dtype=uint8)");
+}
+
+/* numpy.array2string: the prefix indents wrapped lines but is not written, the suffix narrows
+   the line.  np.array2string(np.arange(12) * 1.5, prefix='xxxxxxxx', separator=', ',
+   suffix='))))'), np.array2string(np.array(2.5)), np.array2string(np.zeros((2, 0))). */
+static void test_array2string(void) {
+  PrintOptions po;
+  printoptions_default(&po);
+  Tensor *t = mk_range(TSR_FLOAT64, 1, (int64_t[]){12}, 0, 1.5, 1);
+  Buf b;
+  buf_init(&b, &ctx);
+  fmt_array2string(&b, t, &po, ", ", 8, 4);
+  CHECK_STR(buf_str(&b), "[ 0. ,  1.5,  3. ,  4.5,  6. ,  7.5,  9. , 10.5, 12. , 13.5,\n"
+                         "         15. , 16.5]");
+  buf_free(&b);
+  tensor_release(t);
+  t = mk_f(TSR_FLOAT64, 0, NULL, (double[]){2.5});
+  buf_init(&b, &ctx);
+  fmt_array2string(&b, t, &po, " ", 0, 0);
+  CHECK_STR(buf_str(&b), "2.5");
+  buf_free(&b);
+  tensor_release(t);
+  t = mk_empty(TSR_FLOAT64, 2, (int64_t[]){2, 0});
+  buf_init(&b, &ctx);
+  fmt_array2string(&b, t, &po, " ", 0, 0);
+  CHECK_STR(buf_str(&b), "[]");
+  buf_free(&b);
+  tensor_release(t);
+}
+
 int main(void) {
   ctx_init(&ctx, NULL, NULL);
+  test_zero_d();
+  test_array2string();
   test_defaults();
   test_numpy_cases();
   test_pyfloat();

@@ -24,6 +24,7 @@ extern "C" {
 typedef struct tsr_State  tsr_State;    /* one interpreter */
 typedef struct tsr_Tensor tsr_Tensor;   /* refcounted handle to a tensor of one state */
 typedef struct tsr_Call   tsr_Call;     /* the frame of a host function call */
+struct DLManagedTensor;                 /* <dlpack/dlpack.h> (DLPack 0.6); only pointers here */
 
 /* Every API call that can fail returns one of these.  TSR_INCOMPLETE is only returned by
    tsr_check (and tsr_eval in REPL use) for source that ends inside a block or bracket. */
@@ -127,6 +128,27 @@ TSR_API tsr_Status tsr_set(tsr_State *S, const char *name, tsr_Tensor *t);
 /* The tensor bound to a global name (scalars are converted to 0-d tensors): a new reference,
    or NULL if the name is unbound or not a tensor or scalar. */
 TSR_API tsr_Tensor *tsr_get(tsr_State *S, const char *name);
+
+/* DLPack 0.6 exchange (CPU memory only).  The header <dlpack/dlpack.h> is needed only by the
+   host that fills or reads a DLManagedTensor.
+
+   tsr_from_dlpack: a tensor viewing m's memory without a copy (numpy.from_dlpack).  DLPack
+   strides are in ELEMENTS (NULL = C-contiguous), byte_offset is honoured; dtypes are int8..64,
+   uint8..64, float32 and float64 with one lane.  On success *out is a new reference and tsr
+   owns m: it calls m->deleter(m) exactly once, when the last reference to the tensor (or any
+   view of it) goes.  On failure *out is NULL, m is untouched and still the caller's, and the
+   status is TSR_ERR_RUNTIME ("Unsupported device in DLTensor.", "Unsupported dtype in
+   DLTensor.", "Unsupported lanes in DLTensor dtype.") or TSR_ERR_VALUE (NULL m, overflowing
+   geometry).
+
+   tsr_to_dlpack: *out receives a new DLManagedTensor viewing t's memory (no copy; device CPU,
+   strides in elements, byte_offset 0, bool exported as 8-bit kDLUInt since DLPack 0.6 has no
+   boolean).  It holds a reference to t: the consumer must call (*out)->deleter(*out) exactly
+   once, on the thread that owns t's state (or after tsr_close, from any one thread).  Read-only
+   tensors are refused with TSR_ERR_VALUE ("BufferError: Cannot export readonly array since
+   signalling readonly is unsupported by DLPack."), as NumPy does. */
+TSR_API tsr_Status tsr_from_dlpack(tsr_State *S, struct DLManagedTensor *m, tsr_Tensor **out);
+TSR_API tsr_Status tsr_to_dlpack(tsr_Tensor *t, struct DLManagedTensor **out);
 
 /* Host functions callable from scripts.  fn receives the call frame and the ud given at
    registration; it returns TSR_OK after tsr_return (or with no result: None), or the status of

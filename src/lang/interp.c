@@ -136,6 +136,11 @@ void interp_clear_error(Interp *I) {
 
 void interp_free(Interp *I) {
   if (!I) return;
+  interp_free_contents(I);
+  I->ctx.alloc(I->ctx.alloc_ud, I, sizeof(Interp), 0);
+}
+
+void interp_free_contents(Interp *I) {
   interp_clear_error(I);
   value_decref(I->retval);
   if (I->numpy.type == V_NAMESPACE) {
@@ -148,5 +153,6 @@ void interp_free(Interp *I) {
   if (I->builtins) dict_free(I->builtins);
   if (I->methods) dict_free(I->methods);
   buf_free(&I->errbuf);
-  I->ctx.alloc(I->ctx.alloc_ud, I, sizeof(Interp), 0);
+  I->globals = I->builtins = I->methods = NULL;
+  I->retval = I->numpy = v_none();
 }

@@ -86,6 +86,8 @@ RT_HIDDEN void chunkref_release(Interp *I, ChunkRef *cr);
 /* Interpreter set-up and tear-down (interp.c). */
 RT_HIDDEN Interp *interp_new(const tsr_Config *cfg);
 RT_HIDDEN void interp_free(Interp *I);
+/* Frees everything I owns but not I itself (its Ctx stays usable for objects still alive). */
+RT_HIDDEN void interp_free_contents(Interp *I);
 /* Drops the pending error and its location. */
 RT_HIDDEN void interp_clear_error(Interp *I);
 

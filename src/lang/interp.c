@@ -35,6 +35,7 @@ static Dict *namespace_dict(Interp *I, const char *ns) {
 static int register_builtins(Interp *I) {
   for (int t = 0; builtin_tables[t]; t++) {
     for (const Builtin *b = builtin_tables[t]; b->name; b++) {
+      if ((I->ctx.flags & TSR_SANDBOX) && !sandbox_allows(b)) continue;
       Value v; v.type = V_BUILTIN; v.bi = b;
       Dict *d;
       if (!b->ns) d = I->builtins;

@@ -144,6 +144,20 @@ static Tensor *value_as_result(Interp *I, Value v) {
   return NULL;
 }
 
+/* Headroom over max_memory granted while parsing: the parser's engine (a fixed stack, freed
+   when the parse ends) must not make a state whose data fills the cap unable to run even
+   `x = None`.  The AST it builds stays accounted as usual. */
+#define PARSE_ALLOWANCE ((size_t)512 << 10)
+
+static ParseResult parse_allowed(Interp *I, const char *src, size_t len, const char *name,
+                                 unsigned flags, Chunk **ch, int *line, int *col) {
+  size_t cap = I->ctx.mem_max;
+  if (cap) I->ctx.mem_max = cap + PARSE_ALLOWANCE;
+  ParseResult pr = parse_chunk_ex(&I->ctx, src, len, name, flags, ch, line, col);
+  I->ctx.mem_max = cap;
+  return pr;
+}
+
 static tsr_Status run(Interp *I, const char *src, size_t len, const char *name, bool interactive,
                       tsr_Tensor **result) {
   if (result) *result = NULL;
@@ -154,7 +168,7 @@ static tsr_Status run(Interp *I, const char *src, size_t len, const char *name, 
   if (!name) name = "<string>";
   Chunk *ch = NULL;
   int line = 0, col = 0;
-  ParseResult pr = parse_chunk(&I->ctx, src, len, name, &ch, &line, &col);
+  ParseResult pr = parse_allowed(I, src, len, name, 0, &ch, &line, &col);
   if (pr != PARSE_OK) {
     if (I->ctx.status == TSR_OK)
       ctx_err(&I->ctx, TSR_ERR_SYNTAX, "SyntaxError", "invalid syntax");
@@ -219,8 +233,8 @@ tsr_Status tsr_check(tsr_State *S, const char *src) {
   reset_error(I);
   Chunk *ch = NULL;
   int line, col;
-  ParseResult pr = parse_chunk_ex(&I->ctx, src, strlen(src), "<stdin>", PARSE_INTERACTIVE, &ch,
-                                  &line, &col);
+  ParseResult pr = parse_allowed(I, src, strlen(src), "<stdin>", PARSE_INTERACTIVE, &ch, &line,
+                                 &col);
   if (pr == PARSE_OK) { chunk_free(&I->ctx, ch); return TSR_OK; }
   if (pr == PARSE_INCOMPLETE) { ctx_clear(&I->ctx); return TSR_INCOMPLETE; }
   I->err_line = line; I->err_col = col;

@@ -39,6 +39,7 @@ tsr_State *tsr_open(const tsr_Config *cfg) {
   b->cap = ERRBUF_CAP;
   b->p[0] = 0;
   ctx_clear(&I->ctx);
+  I->ctx.mem_used += sizeof(Interp);   /* the state itself is in the account too */
   return (tsr_State *)I;
 }
 
@@ -51,6 +52,7 @@ void tsr_close(tsr_State *S) {
   if (!S) return;
   Interp *I = STATE(S);
   interp_free_contents(I);
+  I->ctx.mem_used -= sizeof(Interp);
   I->ctx.flags |= API_CLOSED;
   maybe_finish_close(&I->ctx);   /* else the host's last tsr_tensor_release does it */
 }

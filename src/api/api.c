@@ -45,7 +45,8 @@ tsr_State *tsr_open(const tsr_Config *cfg) {
 
 /* Frees the Interp of a closed state once nothing allocated from it is alive. */
 static void maybe_finish_close(Ctx *c) {
-  if ((c->flags & API_CLOSED) && c->mem_used == 0) c->alloc(c->alloc_ud, ctx_interp(c), sizeof(Interp), 0);
+  if ((c->flags & API_CLOSED) && c->mem_used == 0)
+    c->alloc(c->alloc_ud, ctx_interp(c), sizeof(Interp), 0);
 }
 
 void tsr_close(tsr_State *S) {
@@ -85,8 +86,13 @@ static tsr_Status record_error(Interp *I, const char *chunk_name, const char *sr
   Buf *b = &I->errbuf;
   char *p = b->p;
   size_t cap = b->cap, n = 0;
-#define EMIT(...) do { if (p && n < cap) { int k_ = snprintf(p + n, cap - n, __VA_ARGS__); \
-                         if (k_ > 0) n += (size_t)k_ < cap - n ? (size_t)k_ : cap - n - 1; } } while (0)
+#define EMIT(...)                                                                           \
+  do {                                                                                      \
+    if (p && n < cap) {                                                                     \
+      int k_ = snprintf(p + n, cap - n, __VA_ARGS__);                                       \
+      if (k_ > 0) n += (size_t)k_ < cap - n ? (size_t)k_ : cap - n - 1;                     \
+    }                                                                                       \
+  } while (0)
   if (I->err_line > 0) {
     EMIT("  File \"%s\", line %d, column %d\n", I->errchunk, I->err_line, I->err_col);
     if (src) {
@@ -425,7 +431,10 @@ tsr_Status tsr_from_dlpack(tsr_State *S, struct DLManagedTensor *m, tsr_Tensor *
   int64_t isz = (int64_t)dtype_size((tsr_DType)dt), size = 1, lo = 0, hi = 0;
   bool empty = false;
   for (int i = 0; i < ndim; i++) {
-    if (dl->shape[i] < 0) { ERR_VALUE(c, "negative dimensions are not allowed"); return api_error(I); }
+    if (dl->shape[i] < 0) {
+      ERR_VALUE(c, "negative dimensions are not allowed");
+      return api_error(I);
+    }
     if (dl->shape[i] == 0) empty = true;
     else if (__builtin_mul_overflow(size, dl->shape[i], &size)) size = INT64_MAX;
   }
@@ -497,7 +506,10 @@ tsr_Status tsr_to_dlpack(tsr_Tensor *t, struct DLManagedTensor **out) {
 tsr_Status tsr_register(tsr_State *S, const char *name, tsr_CFunction fn, void *ud) {
   Interp *I = STATE(S);
   reset_error(I);
-  if (!name || !fn) { ERR_VALUE(&I->ctx, "tsr_register: NULL name or function"); return api_error(I); }
+  if (!name || !fn) {
+    ERR_VALUE(&I->ctx, "tsr_register: NULL name or function");
+    return api_error(I);
+  }
   CFunc *f = ctx_calloc(&I->ctx, sizeof(CFunc));
   if (!f) return api_error(I);
   f->h.refcnt = 1; f->h.ctx = &I->ctx; f->h.size = sizeof(CFunc); f->h.type = V_CFUNC;

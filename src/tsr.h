@@ -165,6 +165,11 @@ TSR_API tsr_Status  tsr_return(tsr_Call *call, tsr_Tensor *result);
 /* Raises an error of the given kind from a host function; returns kind for `return tsr_raise(...)`. */
 TSR_API tsr_Status  tsr_raise(tsr_Call *call, tsr_Status kind, const char *fmt, ...);
 
+/* Bytes S holds now through its allocator (tensor data, objects, names, ASTs, the state
+   itself; borrowed host buffers excluded): the figure max_memory caps.  If peak is not NULL it
+   receives the most S has held at once. */
+TSR_API size_t tsr_memory_used(const tsr_State *S, size_t *peak);
+
 /* Asks the running tsr_eval of S to stop with TSR_ERR_INTERRUPT.  Safe from any thread or a
    signal handler. */
 TSR_API void tsr_interrupt(tsr_State *S);

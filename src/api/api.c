@@ -558,6 +558,12 @@ tsr_Status tsr_raise(tsr_Call *call, tsr_Status kind, const char *fmt, ...) {
   return kind;
 }
 
+size_t tsr_memory_used(const tsr_State *S, size_t *peak) {
+  const Ctx *c = &((const Interp *)S)->ctx;
+  if (peak) *peak = c->mem_peak > c->mem_used ? c->mem_peak : c->mem_used;
+  return c->mem_used;
+}
+
 void tsr_interrupt(tsr_State *S) { STATE(S)->ctx.interrupted = 1; }
 
 /* ---------------------------------------------------------------------------------------- */

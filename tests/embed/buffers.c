@@ -55,6 +55,7 @@ static void test_borrowed(void) {
   CHECK(S != NULL);
   if (!S) return;
   CHECK(acc.live > 0 && acc.calls > 0);   /* the state itself comes from the host allocator */
+  CHECK(tsr_memory_used(S, NULL) == acc.live);   /* every byte it holds is in the account */
 
   double *buf = malloc(12 * sizeof(double));
   for (int i = 0; i < 12; i++) buf[i] = i;
@@ -99,6 +100,7 @@ static void test_borrowed(void) {
   CHECK(tsr_eval(S, "negative(x, out=x)", NULL, NULL) == TSR_OK);
   CHECK(buf[8] == -8.5 && buf[5] == -5);
 
+  CHECK(tsr_memory_used(S, NULL) == acc.live);
   /* A view kept by the host outlives the script's name and the state itself. */
   tsr_Tensor *keep = NULL;
   CHECK(tsr_eval(S, "x[2]", NULL, &keep) == TSR_OK && keep != NULL);
@@ -174,6 +176,7 @@ static void test_accounting(void) {
   CHECK(tsr_eval(S, "a = ones(100000)\nb = a * 2\nc = [a, b, 'text', (1, 2)]", NULL, NULL) ==
         TSR_OK);
   CHECK(acc.live >= base + 2 * 800000);
+  CHECK(tsr_memory_used(S, NULL) == acc.live);
   /* Over the cap: refused before allocating (the peak does not move), the state usable. */
   CHECK(tsr_eval(S, "z = zeros((10**6, 10**6))", "cap", NULL) == TSR_ERR_MEMORY);
   CHECK_STR(tsr_last_error(S)->kind, "MemoryError");
@@ -188,7 +191,10 @@ static void test_accounting(void) {
   CHECK(tsr_eval(S, "l = []\nwhile True:\n    l.append(ones(1000))", "fill", NULL) ==
         TSR_ERR_MEMORY);
   CHECK(strstr(tsr_error_message(S), "MemoryError") != NULL);
+  size_t peak = 0;
+  CHECK(tsr_memory_used(S, &peak) == acc.live && peak <= (8u << 20) + (512u << 10));
   CHECK(tsr_eval(S, "l = 0\nok = arange(10).sum()", NULL, NULL) == TSR_OK);
+  CHECK(tsr_memory_used(S, NULL) == acc.live);
   if (tsr_last_error(S)->status) fprintf(stderr, "%s\n", tsr_error_message(S));
   tsr_close(S);
   CHECK(acc.live == 0);

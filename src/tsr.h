@@ -57,15 +57,18 @@ TSR_API void tsr_config_init(tsr_Config *cfg);
    memory for the state itself cannot be had.  Release with tsr_close. */
 TSR_API tsr_State *tsr_open(const tsr_Config *cfg);
 
-/* Frees the state and everything it owns.  Tensors the host still holds stay valid handles
-   until released (their storage is freed with the last reference). */
+/* Frees the state and everything it owns.  Tensors (and DLPack exports) the host still holds
+   stay valid until released: the last release frees what remains of the state and calls the
+   pending borrowed-buffer release callbacks.  NULL-safe. */
 TSR_API void tsr_close(tsr_State *S);
 
 /* Parses the whole of src (NUL-terminated), then runs it.  chunk_name names it in error
    messages (NULL = "<string>").  When result is not NULL it receives a new reference to the
    value of a final expression statement if that value is a tensor or a scalar (scalars become
    0-d tensors), else NULL.  A syntax error anywhere means nothing runs.  Returns TSR_OK or the
-   status of the first error, whose details are in tsr_last_error. */
+   status of the first error, whose details are in tsr_last_error.  A host function cannot
+   evaluate on its own state: tsr_eval, tsr_eval_file and tsr_check then return TSR_ERR_RUNTIME
+   (other calls on the state are fine from a host function). */
 TSR_API tsr_Status tsr_eval(tsr_State *S, const char *src, const char *chunk_name,
                             tsr_Tensor **result);
 
@@ -95,8 +98,10 @@ TSR_API const char *tsr_error_message(const tsr_State *S);
 /* Host memory.  strides are in BYTES (as NumPy and PEP 3118), may be negative, NULL means
    C-contiguous; nbytes is the extent of the buffer, checked against every reachable element.
    Without TSR_COPY the buffer is borrowed: tsr never frees it and calls release(ud, data) once
-   when its last reference goes (release may be NULL).  TSR_READONLY forbids writes.
-   Returns a new reference, or NULL on error (see tsr_last_error). */
+   when its last reference goes (release may be NULL); with TSR_COPY, release is called before
+   tsr_tensor_wrap returns.  TSR_READONLY forbids writes.  Returns a new reference, or NULL on
+   error (see tsr_last_error); after a failure release is not called and the buffer is still
+   entirely the caller's. */
 TSR_API tsr_Tensor *tsr_tensor_wrap(tsr_State *S, tsr_DType dtype, int ndim, const int64_t *shape,
                                     const int64_t *strides, void *data, size_t nbytes,
                                     unsigned flags, void (*release)(void *ud, void *data),

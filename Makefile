@@ -92,17 +92,26 @@ $(BUILD)/tsr.pc: Makefile
 	@mkdir -p $(BUILD)
 	$(file >$@,$(call tsr_pc,$(CURDIR),$(CURDIR)/src,$(abspath $(BUILD)),-Wl$(,)-rpath$(,)$${libdir}))
 
-install: $(BUILD)/libtsr.a $(BUILD)/libtsr.so
+# The installed static library is one relocatable object whose internal (hidden) symbols are
+# made local, so that a host's own buf_init or reduce cannot clash with tsr's; build/libtsr.a
+# keeps them global for the unit tests.
+$(BUILD)/libtsr-dist.a: $(LIB_OBJ)
+	$(LD) -r -o $(BUILD)/libtsr-dist.o $^
+	objcopy --localize-hidden $(BUILD)/libtsr-dist.o
+	rm -f $@
+	ar rcs $@ $(BUILD)/libtsr-dist.o
+
+install: $(BUILD)/libtsr-dist.a $(BUILD)/libtsr.so
 	mkdir -p $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	cp src/tsr.h $(DESTDIR)$(PREFIX)/include/tsr.h
-	cp $(BUILD)/libtsr.a $(DESTDIR)$(PREFIX)/lib/libtsr.a
+	cp $(BUILD)/libtsr-dist.a $(DESTDIR)$(PREFIX)/lib/libtsr.a
 	cp $(BUILD)/libtsr.so $(DESTDIR)$(PREFIX)/lib/libtsr.so.$(VERSION)
 	ln -sf libtsr.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtsr.so.$(SOMAJOR)
 	ln -sf libtsr.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libtsr.so
 	$(file >$(BUILD)/tsr-install.pc,$(call tsr_pc,$(PREFIX),$${prefix}/include,$${prefix}/lib,))
 	cp $(BUILD)/tsr-install.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/tsr.pc
 
-$(EMBED_PREFIX)/lib/pkgconfig/tsr.pc: $(BUILD)/libtsr.a $(BUILD)/libtsr.so src/tsr.h $(BUILD)/tsr.pc
+$(EMBED_PREFIX)/lib/pkgconfig/tsr.pc: $(BUILD)/libtsr-dist.a $(BUILD)/libtsr.so src/tsr.h $(BUILD)/tsr.pc
 	$(MAKE) --no-print-directory install PREFIX=$(EMBED_PREFIX) DESTDIR=
 
 $(BUILD)/tests/embed_%: tests/embed/%.c $(EMBED_PREFIX)/lib/pkgconfig/tsr.pc

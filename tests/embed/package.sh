@@ -46,5 +46,27 @@ check "uninstalled build/tsr.pc builds and runs a host" sh -c \
   "$cc -o '$tmp/host_uninst' '$tmp/host.c' \$(PKG_CONFIG_PATH='$build' pkg-config --cflags --libs tsr) && '$tmp/host_uninst'"
 check "static link through pkg-config --static" sh -c \
   "$cc -o '$tmp/host_static' '$tmp/host.c' -I'$prefix/include' '$prefix/lib/libtsr.a' \$(PKG_CONFIG_PATH='$prefix/lib/pkgconfig' pkg-config --static --libs-only-l tsr | sed 's/-ltsr//') && '$tmp/host_static'"
+check "installed libtsr.a defines only tsr_* globals" sh -c \
+  "nm -g --defined-only '$prefix/lib/libtsr.a' | awk 'NF == 3 {print \$3}' | grep -v '^tsr_' | (! grep .)"
+# a static host with its own functions named like tsr's internals links and runs
+cat >"$tmp/clash.c" <<'EOC'
+#include <tsr.h>
+int reduce(int x) { return x + 1; }
+void buf_init(void) {}
+int dict_new = 3;
+int main(void) {
+  tsr_State *S = tsr_open(NULL);
+  tsr_Tensor *r = NULL;
+  long long v = 0;
+  if (!S || tsr_eval(S, "sum(arange(4))", "clash", &r) != TSR_OK ||
+      tsr_tensor_copy_to(r, TSR_INT64, &v, sizeof v) != TSR_OK) return 1;
+  tsr_tensor_release(r);
+  tsr_close(S);
+  buf_init();
+  return v == 6 && reduce(dict_new) == 4 ? 0 : 1;
+}
+EOC
+check "static host with clashing names links" sh -c \
+  "$cc -o '$tmp/clash' '$tmp/clash.c' -I'$prefix/include' '$prefix/lib/libtsr.a' \$(PKG_CONFIG_PATH='$prefix/lib/pkgconfig' pkg-config --static --libs-only-l tsr | sed 's/-ltsr//') && '$tmp/clash'"
 echo "unit package: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -95,9 +95,11 @@ static void interrupt_during(tsr_State *S, const char *src) {
   pthread_join(th, NULL);
   CHECK(st == TSR_ERR_INTERRUPT);
   CHECK_STR(tsr_last_error(S)->kind, "KeyboardInterrupt");
-  /* stopped within milliseconds of the interrupt (generous bound for loaded machines) */
-  if (done - it.sent > 0.5 * slow()) fprintf(stderr, "%s: %.3f s after the interrupt\n", src, done - it.sent);
-  CHECK(done - it.sent < 0.5 * slow());
+  /* kernels poll every 65536 elements (tens of microseconds); the bound is generous for a
+     loaded machine, and tiny next to the hours these kernels would run */
+  double late = done - it.sent;
+  if (late > 2.0 * slow()) fprintf(stderr, "%s: stopped %.3f s after the interrupt\n", src, late);
+  CHECK(late < 2.0 * slow());
   still_usable(S);
 }
 

@@ -130,6 +130,10 @@ $(BUILD)/tests/embed_package: tests/embed/package.sh
 	  "$(CC) $(filter -fsanitize% -fno-sanitize%,$(CFLAGS))" >$@
 	chmod +x $@
 
+# Under ASan a huge request (zeros((10**6, 10**6))) must come back NULL, as from libc, so that
+# tsr reports MemoryError instead of ASan aborting.
+test-asan: export ASAN_OPTIONS := allocator_may_return_null=1$(if $(ASAN_OPTIONS),:$(ASAN_OPTIONS))
+
 # The embedding tests again under valgrind's memcheck (the non-sanitizer build): any error or
 # leak fails.  .ci/run calls it.
 test-valgrind: all $(EMBED_BIN)

@@ -46,7 +46,8 @@ $(BUILD)/libtsr.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(BUILD)/libtsr.so: $(LIB_OBJ)
-	$(CC) $(CFLAGS) -shared -o $@ $^ $(LIBS) $(LDFLAGS)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libtsr.so.$(SOMAJOR) -o $@ $^ $(LIBS) $(LDFLAGS)
+	ln -sf libtsr.so $(BUILD)/libtsr.so.$(SOMAJOR)
 
 $(BUILD)/tsr: $(CLI_OBJ) $(BUILD)/libtsr.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtsr.a $(LIBS) -ledit $(LDFLAGS)
@@ -55,9 +56,94 @@ $(BUILD)/tests/unit_%: tests/unit/%.c $(BUILD)/libtsr.a $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libtsr.a $(LIBS) $(LDFLAGS)
 
-$(BUILD)/tests/embed_%: tests/embed/%.c $(BUILD)/libtsr.a src/tsr.h
+# ---- Packaging and the embedding tests -------------------------------------------------------
+# `make install PREFIX=/usr/local` installs include/tsr.h, lib/libtsr.a, lib/libtsr.so.VERSION
+# (soname libtsr.so.SOMAJOR, with the two symlinks) and lib/pkgconfig/tsr.pc.  build/tsr.pc
+# describes the uninstalled library (PKG_CONFIG_PATH=build pkg-config --cflags --libs tsr).
+# The embed tests are hosts built only through pkg-config against a copy installed under
+# $(BUILD)/prefix, linked to its libtsr.so; tests/embed/package.sh checks the package itself.
+PREFIX  ?= /usr/local
+VERSION := 0.1.0
+SOMAJOR := 0
+CXX     ?= c++
+PC_LIBS_PRIVATE := $(LIBS)
+EMBED_PREFIX := $(abspath $(BUILD))/prefix
+EMBED_PC := PKG_CONFIG_PATH=$(EMBED_PREFIX)/lib/pkgconfig pkg-config
+EMBED_CXX_SRC := $(wildcard tests/embed/*.cc)
+EMBED_BIN += $(EMBED_CXX_SRC:tests/embed/%.cc=$(BUILD)/tests/embed_%) $(BUILD)/tests/embed_package
+
+.PHONY: install test-valgrind
+, := ,
+all: $(BUILD)/tsr.pc
+define tsr_pc
+prefix=$(1)
+includedir=$(2)
+libdir=$(3)
+
+Name: tsr
+Description: embeddable interpreter for NumPy-style tensor programs
+Version: $(VERSION)
+Cflags: -I$${includedir}
+Libs: -L$${libdir} $(4) -ltsr
+Libs.private: $(PC_LIBS_PRIVATE)
+endef
+
+$(BUILD)/tsr.pc: Makefile
+	@mkdir -p $(BUILD)
+	$(file >$@,$(call tsr_pc,$(CURDIR),$(CURDIR)/src,$(abspath $(BUILD)),-Wl$(,)-rpath$(,)$${libdir}))
+
+# The installed static library is one relocatable object whose internal (hidden) symbols are
+# made local, so that a host's own buf_init or reduce cannot clash with tsr's; build/libtsr.a
+# keeps them global for the unit tests.
+$(BUILD)/libtsr-dist.a: $(LIB_OBJ)
+	$(LD) -r -o $(BUILD)/libtsr-dist.o $^
+	objcopy --localize-hidden $(BUILD)/libtsr-dist.o
+	rm -f $@
+	ar rcs $@ $(BUILD)/libtsr-dist.o
+
+install: $(BUILD)/libtsr-dist.a $(BUILD)/libtsr.so
+	mkdir -p $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	cp src/tsr.h $(DESTDIR)$(PREFIX)/include/tsr.h
+	cp $(BUILD)/libtsr-dist.a $(DESTDIR)$(PREFIX)/lib/libtsr.a
+	cp $(BUILD)/libtsr.so $(DESTDIR)$(PREFIX)/lib/libtsr.so.$(VERSION)
+	ln -sf libtsr.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libtsr.so.$(SOMAJOR)
+	ln -sf libtsr.so.$(SOMAJOR) $(DESTDIR)$(PREFIX)/lib/libtsr.so
+	$(file >$(BUILD)/tsr-install.pc,$(call tsr_pc,$(PREFIX),$${prefix}/include,$${prefix}/lib,))
+	cp $(BUILD)/tsr-install.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/tsr.pc
+
+$(EMBED_PREFIX)/lib/pkgconfig/tsr.pc: $(BUILD)/libtsr-dist.a $(BUILD)/libtsr.so src/tsr.h $(BUILD)/tsr.pc
+	$(MAKE) --no-print-directory install PREFIX=$(EMBED_PREFIX) DESTDIR=
+
+$(BUILD)/tests/embed_%: tests/embed/%.c $(EMBED_PREFIX)/lib/pkgconfig/tsr.pc
 	@mkdir -p $(dir $@)
-	$(CC) -Isrc $(CFLAGS) -o $@ $< $(BUILD)/libtsr.a $(LIBS) $(LDFLAGS)
+	$(CC) $(CFLAGS) $$($(EMBED_PC) --cflags tsr) -o $@ $< $$($(EMBED_PC) --libs tsr) \
+	  -Wl,-rpath,$(EMBED_PREFIX)/lib $(LDFLAGS)
+
+$(BUILD)/tests/embed_%: tests/embed/%.cc $(EMBED_PREFIX)/lib/pkgconfig/tsr.pc
+	@mkdir -p $(dir $@)
+	$(CXX) $(filter-out -std=c11,$(CFLAGS)) -std=c++11 $$($(EMBED_PC) --cflags tsr) -o $@ $< \
+	  $$($(EMBED_PC) --libs tsr) -Wl,-rpath,$(EMBED_PREFIX)/lib $(LDFLAGS)
+
+$(BUILD)/tests/embed_package: tests/embed/package.sh
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec sh %s/tests/embed/package.sh %s "%s"\n' "$(CURDIR)" "$(abspath $(BUILD))" \
+	  "$(CC) $(filter -fsanitize% -fno-sanitize%,$(CFLAGS))" >$@
+	chmod +x $@
+
+# Under ASan a huge request (zeros((10**6, 10**6))) must come back NULL, as from libc, so that
+# tsr reports MemoryError instead of ASan aborting.
+test-asan: export ASAN_OPTIONS := allocator_may_return_null=1$(if $(ASAN_OPTIONS),:$(ASAN_OPTIONS))
+
+# The embedding tests again under valgrind's memcheck (the non-sanitizer build): any error or
+# leak fails.  .ci/run calls it.
+test-valgrind: all $(EMBED_BIN)
+	@command -v valgrind >/dev/null || { echo "test-valgrind: valgrind is not installed"; exit 1; }
+	@fail=0; for t in $(filter-out %embed_package,$(EMBED_BIN)); do \
+	  if OPENBLAS_NUM_THREADS=1 TSR_TEST_VALGRIND=1 valgrind -q --error-exitcode=99 \
+	       --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
+	       $$t >$(BUILD)/valgrind.out 2>&1; then echo "valgrind ok: $$t"; \
+	  else fail=1; echo "valgrind FAIL: $$t"; tail -n 30 $(BUILD)/valgrind.out; fi; done; \
+	  exit $$fail
 
 # The whole suite: C unit tests, host-embedding tests, golden .tsr programs (and, where
 # /usr/bin/python3 has NumPy, the differential pass against the oracle).  Ends with

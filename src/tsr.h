@@ -24,6 +24,7 @@ extern "C" {
 typedef struct tsr_State  tsr_State;    /* one interpreter */
 typedef struct tsr_Tensor tsr_Tensor;   /* refcounted handle to a tensor of one state */
 typedef struct tsr_Call   tsr_Call;     /* the frame of a host function call */
+struct DLManagedTensor;                 /* <dlpack/dlpack.h> (DLPack 0.6); only pointers here */
 
 /* Every API call that can fail returns one of these.  TSR_INCOMPLETE is only returned by
    tsr_check (and tsr_eval in REPL use) for source that ends inside a block or bracket. */
@@ -56,15 +57,18 @@ TSR_API void tsr_config_init(tsr_Config *cfg);
    memory for the state itself cannot be had.  Release with tsr_close. */
 TSR_API tsr_State *tsr_open(const tsr_Config *cfg);
 
-/* Frees the state and everything it owns.  Tensors the host still holds stay valid handles
-   until released (their storage is freed with the last reference). */
+/* Frees the state and everything it owns.  Tensors (and DLPack exports) the host still holds
+   stay valid until released: the last release frees what remains of the state and calls the
+   pending borrowed-buffer release callbacks.  NULL-safe. */
 TSR_API void tsr_close(tsr_State *S);
 
 /* Parses the whole of src (NUL-terminated), then runs it.  chunk_name names it in error
    messages (NULL = "<string>").  When result is not NULL it receives a new reference to the
    value of a final expression statement if that value is a tensor or a scalar (scalars become
    0-d tensors), else NULL.  A syntax error anywhere means nothing runs.  Returns TSR_OK or the
-   status of the first error, whose details are in tsr_last_error. */
+   status of the first error, whose details are in tsr_last_error.  A host function cannot
+   evaluate on its own state: tsr_eval, tsr_eval_file and tsr_check then return TSR_ERR_RUNTIME
+   (other calls on the state are fine from a host function). */
 TSR_API tsr_Status tsr_eval(tsr_State *S, const char *src, const char *chunk_name,
                             tsr_Tensor **result);
 
@@ -94,8 +98,10 @@ TSR_API const char *tsr_error_message(const tsr_State *S);
 /* Host memory.  strides are in BYTES (as NumPy and PEP 3118), may be negative, NULL means
    C-contiguous; nbytes is the extent of the buffer, checked against every reachable element.
    Without TSR_COPY the buffer is borrowed: tsr never frees it and calls release(ud, data) once
-   when its last reference goes (release may be NULL).  TSR_READONLY forbids writes.
-   Returns a new reference, or NULL on error (see tsr_last_error). */
+   when its last reference goes (release may be NULL); with TSR_COPY, release is called before
+   tsr_tensor_wrap returns.  TSR_READONLY forbids writes.  Returns a new reference, or NULL on
+   error (see tsr_last_error); after a failure release is not called and the buffer is still
+   entirely the caller's. */
 TSR_API tsr_Tensor *tsr_tensor_wrap(tsr_State *S, tsr_DType dtype, int ndim, const int64_t *shape,
                                     const int64_t *strides, void *data, size_t nbytes,
                                     unsigned flags, void (*release)(void *ud, void *data),
@@ -128,6 +134,27 @@ TSR_API tsr_Status tsr_set(tsr_State *S, const char *name, tsr_Tensor *t);
    or NULL if the name is unbound or not a tensor or scalar. */
 TSR_API tsr_Tensor *tsr_get(tsr_State *S, const char *name);
 
+/* DLPack 0.6 exchange (CPU memory only).  The header <dlpack/dlpack.h> is needed only by the
+   host that fills or reads a DLManagedTensor.
+
+   tsr_from_dlpack: a tensor viewing m's memory without a copy (numpy.from_dlpack).  DLPack
+   strides are in ELEMENTS (NULL = C-contiguous), byte_offset is honoured; dtypes are int8..64,
+   uint8..64, float32 and float64 with one lane.  On success *out is a new reference and tsr
+   owns m: it calls m->deleter(m) exactly once, when the last reference to the tensor (or any
+   view of it) goes.  On failure *out is NULL, m is untouched and still the caller's, and the
+   status is TSR_ERR_RUNTIME ("Unsupported device in DLTensor.", "Unsupported dtype in
+   DLTensor.", "Unsupported lanes in DLTensor dtype.") or TSR_ERR_VALUE (NULL m, overflowing
+   geometry).
+
+   tsr_to_dlpack: *out receives a new DLManagedTensor viewing t's memory (no copy; device CPU,
+   strides in elements, byte_offset 0, bool exported as 8-bit kDLUInt since DLPack 0.6 has no
+   boolean).  It holds a reference to t: the consumer must call (*out)->deleter(*out) exactly
+   once, on the thread that owns t's state (or after tsr_close, from any one thread).  Read-only
+   tensors are refused with TSR_ERR_VALUE ("BufferError: Cannot export readonly array since
+   signalling readonly is unsupported by DLPack."), as NumPy does. */
+TSR_API tsr_Status tsr_from_dlpack(tsr_State *S, struct DLManagedTensor *m, tsr_Tensor **out);
+TSR_API tsr_Status tsr_to_dlpack(tsr_Tensor *t, struct DLManagedTensor **out);
+
 /* Host functions callable from scripts.  fn receives the call frame and the ud given at
    registration; it returns TSR_OK after tsr_return (or with no result: None), or the status of
    tsr_raise. */
@@ -142,6 +169,11 @@ TSR_API tsr_Tensor *tsr_arg(const tsr_Call *call, int i);
 TSR_API tsr_Status  tsr_return(tsr_Call *call, tsr_Tensor *result);
 /* Raises an error of the given kind from a host function; returns kind for `return tsr_raise(...)`. */
 TSR_API tsr_Status  tsr_raise(tsr_Call *call, tsr_Status kind, const char *fmt, ...);
+
+/* Bytes S holds now through its allocator (tensor data, objects, names, ASTs, the state
+   itself; borrowed host buffers excluded): the figure max_memory caps.  If peak is not NULL it
+   receives the most S has held at once. */
+TSR_API size_t tsr_memory_used(const tsr_State *S, size_t *peak);
 
 /* Asks the running tsr_eval of S to stop with TSR_ERR_INTERRUPT.  Safe from any thread or a
    signal handler. */

@@ -4,7 +4,9 @@
 */
 #include "../lang/interp.h"
 
+#include <dlpack/dlpack.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +17,46 @@ const char *tsr_version(void) { return "0.1.0"; }
 
 void tsr_config_init(tsr_Config *cfg) { memset(cfg, 0, sizeof *cfg); }
 
-tsr_State *tsr_open(const tsr_Config *cfg) { return (tsr_State *)interp_new(cfg); }
+/* A private Ctx flag: the host called tsr_close while it still held tensors; the Interp
+   memory (which holds the Ctx they allocate through) is freed with the last of them. */
+#define API_CLOSED 0x80000000u
+/* Bytes kept for the formatted error message, allocated with the state so that reporting an
+   error (MemoryError above all) never needs memory. */
+#define ERRBUF_CAP 4096
 
-void tsr_close(tsr_State *S) { interp_free(STATE(S)); }
+static Interp *ctx_interp(Ctx *c) { return (Interp *)((char *)c - offsetof(Interp, ctx)); }
+
+/* Is an evaluation of I running (so this API call comes from a host function)? */
+static bool running(const Interp *I) { return I->cur_chunk != NULL; }
+
+tsr_State *tsr_open(const tsr_Config *cfg) {
+  Interp *I = interp_new(cfg);
+  if (!I) return NULL;
+  Buf *b = &I->errbuf;
+  buf_free(b);
+  b->p = ctx_malloc(&I->ctx, ERRBUF_CAP);
+  if (!b->p) { interp_free(I); return NULL; }
+  b->cap = ERRBUF_CAP;
+  b->p[0] = 0;
+  ctx_clear(&I->ctx);
+  I->ctx.mem_used += sizeof(Interp);   /* the state itself is in the account too */
+  return (tsr_State *)I;
+}
+
+/* Frees the Interp of a closed state once nothing allocated from it is alive. */
+static void maybe_finish_close(Ctx *c) {
+  if ((c->flags & API_CLOSED) && c->mem_used == 0)
+    c->alloc(c->alloc_ud, ctx_interp(c), sizeof(Interp), 0);
+}
+
+void tsr_close(tsr_State *S) {
+  if (!S) return;
+  Interp *I = STATE(S);
+  interp_free_contents(I);
+  I->ctx.mem_used -= sizeof(Interp);
+  I->ctx.flags |= API_CLOSED;
+  maybe_finish_close(&I->ctx);   /* else the host's last tsr_tensor_release does it */
+}
 
 /* The source line `line` (1-based) of src, without its newline (a NUL byte also ends it, so
    that the error text stays one C string). */
@@ -44,45 +83,54 @@ static tsr_Status record_error(Interp *I, const char *chunk_name, const char *sr
     chunk_name = I->err_chunk->chunk->name;
   }
   snprintf(I->errchunk, sizeof I->errchunk, "%s", chunk_name ? chunk_name : "<string>");
+  /* formatted into the preallocated buffer, truncated if need be: never allocates */
   Buf *b = &I->errbuf;
-  buf_free(b);
-  buf_init(b, c);
+  char *p = b->p;
+  size_t cap = b->cap, n = 0;
+#define EMIT(...)                                                                           \
+  do {                                                                                      \
+    if (p && n < cap) {                                                                     \
+      int k_ = snprintf(p + n, cap - n, __VA_ARGS__);                                       \
+      if (k_ > 0) n += (size_t)k_ < cap - n ? (size_t)k_ : cap - n - 1;                     \
+    }                                                                                       \
+  } while (0)
   if (I->err_line > 0) {
-    buf_printf(b, "  File \"%s\", line %d, column %d\n", I->errchunk, I->err_line, I->err_col);
+    EMIT("  File \"%s\", line %d, column %d\n", I->errchunk, I->err_line, I->err_col);
     if (src) {
-      const char *ls; size_t n;
-      source_line(src, len, I->err_line, &ls, &n);
+      const char *ls; size_t len_line;
+      source_line(src, len, I->err_line, &ls, &len_line);
       size_t skip = 0;
-      while (skip < n && (ls[skip] == ' ' || ls[skip] == '\t')) skip++;
+      while (skip < len_line && (ls[skip] == ' ' || ls[skip] == '\t')) skip++;
       /* a very long line (a 10 MB literal) is shown as a window around the column */
       enum { WINDOW = 160 };
       bool cut_left = false, cut_right = false;
       size_t col0 = I->err_col > 1 ? (size_t)I->err_col - 1 : 0;   /* characters, ~bytes */
-      if (n - skip > 2 * WINDOW) {
+      if (len_line - skip > 2 * WINDOW) {
         size_t from = col0 > skip + WINDOW ? col0 - WINDOW : skip;
-        while (from < n && ((unsigned char)ls[from] & 0xC0) == 0x80) from++;
+        while (from < len_line && ((unsigned char)ls[from] & 0xC0) == 0x80) from++;
         cut_left = from > skip;
         skip = from;
-        if (n - skip > 2 * WINDOW) {
+        if (len_line - skip > 2 * WINDOW) {
           size_t to = skip + 2 * WINDOW;
           while (to > skip && ((unsigned char)ls[to] & 0xC0) == 0x80) to--;
-          n = to;
+          len_line = to;
           cut_right = true;
         }
       }
-      if (n > skip) {
-        buf_puts(b, cut_left ? "    ..." : "    ");
-        buf_putn(b, ls + skip, n - skip);
-        buf_puts(b, cut_right ? "...\n" : "\n");
+      if (len_line > skip) {
+        int shown = (int)(len_line - skip);
+        EMIT("    %s%.*s%s\n", cut_left ? "..." : "", shown, ls + skip, cut_right ? "..." : "");
         int col = I->err_col - 1 - (int)skip + (cut_left ? 3 : 0);
+        shown += cut_left ? 3 : 0;
         if (col < 0) col = 0;
-        buf_puts(b, "    ");
-        for (int i = 0; i < col; i++) buf_putc(b, ' ');
-        buf_puts(b, "^\n");
+        if (col > shown) col = shown;
+        EMIT("    %*s^\n", col, "");
       }
     }
   }
-  buf_printf(b, "%s: %s", c->kind && *c->kind ? c->kind : "RuntimeError", c->msg);
+  EMIT("%s: %s", c->kind && *c->kind ? c->kind : "RuntimeError", c->msg);
+#undef EMIT
+  if (p) b->n = n;
   I->error.status = st;
   I->error.kind = c->kind && *c->kind ? c->kind : "RuntimeError";
   I->error.message = c->msg;
@@ -93,14 +141,24 @@ static tsr_Status record_error(Interp *I, const char *chunk_name, const char *sr
   return st;
 }
 
+/* Starts an API call: forgets the last error and, for a new evaluation, resets the step count
+   and any stale interrupt.  An API call made by a host function while an evaluation runs
+   changes nothing (its errors stay pending in the Ctx and end that evaluation). */
 static void reset_error(Interp *I) {
+  if (running(I)) return;
   interp_clear_error(I);
   memset(&I->error, 0, sizeof I->error);
   I->error.kind = ""; I->error.message = ""; I->error.chunk = "";
-  buf_free(&I->errbuf);
-  buf_init(&I->errbuf, &I->ctx);
+  I->errbuf.n = 0;
+  if (I->errbuf.p) I->errbuf.p[0] = 0;
   I->ctx.steps = 0;
   I->ctx.interrupted = 0;
+}
+
+/* Records the pending error of an API call; inside a running evaluation it stays pending. */
+static tsr_Status api_error(Interp *I) {
+  if (running(I)) return I->ctx.status == TSR_OK ? TSR_ERR_RUNTIME : I->ctx.status;
+  return record_error(I, "<api>", NULL, 0);
 }
 
 static Tensor *value_as_result(Interp *I, Value v) {
@@ -112,15 +170,32 @@ static Tensor *value_as_result(Interp *I, Value v) {
   return NULL;
 }
 
+/* Headroom over max_memory granted while parsing: the parser's engine (a fixed stack, freed
+   when the parse ends) must not make a state whose data fills the cap unable to run even
+   `x = None`.  The AST it builds stays accounted as usual. */
+#define PARSE_ALLOWANCE ((size_t)512 << 10)
+
+static ParseResult parse_allowed(Interp *I, const char *src, size_t len, const char *name,
+                                 unsigned flags, Chunk **ch, int *line, int *col) {
+  size_t cap = I->ctx.mem_max;
+  if (cap) I->ctx.mem_max = cap + PARSE_ALLOWANCE;
+  ParseResult pr = parse_chunk_ex(&I->ctx, src, len, name, flags, ch, line, col);
+  I->ctx.mem_max = cap;
+  return pr;
+}
+
 static tsr_Status run(Interp *I, const char *src, size_t len, const char *name, bool interactive,
                       tsr_Tensor **result) {
   if (result) *result = NULL;
+  if (running(I))
+    return ctx_err(&I->ctx, TSR_ERR_RUNTIME, "RuntimeError",
+                   "tsr_eval cannot be called while the state is evaluating"), TSR_ERR_RUNTIME;
   reset_error(I);
   ctx_stack_init(&I->ctx);
   if (!name) name = "<string>";
   Chunk *ch = NULL;
   int line = 0, col = 0;
-  ParseResult pr = parse_chunk(&I->ctx, src, len, name, &ch, &line, &col);
+  ParseResult pr = parse_allowed(I, src, len, name, 0, &ch, &line, &col);
   if (pr != PARSE_OK) {
     if (I->ctx.status == TSR_OK)
       ctx_err(&I->ctx, TSR_ERR_SYNTAX, "SyntaxError", "invalid syntax");
@@ -151,6 +226,7 @@ tsr_Status tsr_eval_interactive(tsr_State *S, const char *src, const char *chunk
 
 tsr_Status tsr_eval_file(tsr_State *S, const char *path) {
   Interp *I = STATE(S);
+  if (running(I)) return run(I, "", 0, path, false, NULL);
   reset_error(I);
   if (I->ctx.flags & TSR_SANDBOX) {
     ctx_err(&I->ctx, TSR_ERR_SANDBOX, "PermissionError", "file access is disabled in this sandbox");
@@ -180,11 +256,12 @@ tsr_Status tsr_eval_file(tsr_State *S, const char *path) {
 
 tsr_Status tsr_check(tsr_State *S, const char *src) {
   Interp *I = STATE(S);
+  if (running(I)) return run(I, "", 0, NULL, false, NULL);
   reset_error(I);
   Chunk *ch = NULL;
   int line, col;
-  ParseResult pr = parse_chunk_ex(&I->ctx, src, strlen(src), "<stdin>", PARSE_INTERACTIVE, &ch,
-                                  &line, &col);
+  ParseResult pr = parse_allowed(I, src, strlen(src), "<stdin>", PARSE_INTERACTIVE, &ch, &line,
+                                 &col);
   if (pr == PARSE_OK) { chunk_free(&I->ctx, ch); return TSR_OK; }
   if (pr == PARSE_INCOMPLETE) { ctx_clear(&I->ctx); return TSR_INCOMPLETE; }
   I->err_line = line; I->err_col = col;
@@ -200,27 +277,55 @@ const char *tsr_error_message(const tsr_State *S) {
 
 /* ---------------------------------------------------------------------------------------- */
 
+/* Checks what tensor_wrap cannot without overflowing: the byte extent of a wrap with explicit
+   strides must be computable in int64.  0, or -1 with ValueError. */
+static int check_wrap_geometry(Ctx *c, tsr_DType dtype, int ndim, const int64_t *shape,
+                               const int64_t *strides, size_t nbytes) {
+  if ((unsigned)dtype >= DTYPE_COUNT) return ERR_VALUE(c, "unknown dtype %d", (int)dtype);
+  if (ndim < 0 || ndim > TSR_MAXDIMS || (ndim > 0 && !shape)) return 0;  /* tensor_wrap says */
+  if (!strides) return 0;
+  int64_t lo = 0, hi = 0;
+  for (int i = 0; i < ndim; i++) {
+    if (shape[i] <= 0) return 0;   /* empty or invalid: nothing reachable / tensor_wrap says */
+    int64_t ext;
+    if (__builtin_mul_overflow(shape[i] - 1, strides[i], &ext) ||
+        (ext < 0 ? __builtin_add_overflow(lo, ext, &lo) : __builtin_add_overflow(hi, ext, &hi)))
+      return ERR_VALUE(c, "buffer of %zu bytes is too small for the requested tensor", nbytes);
+  }
+  return 0;
+}
+
 tsr_Tensor *tsr_tensor_wrap(tsr_State *S, tsr_DType dtype, int ndim, const int64_t *shape,
                             const int64_t *strides, void *data, size_t nbytes, unsigned flags,
                             void (*release)(void *ud, void *data), void *ud) {
   Interp *I = STATE(S);
   reset_error(I);
-  Tensor *t = tensor_wrap(&I->ctx, dtype, ndim, shape, strides, data, nbytes, flags, release, ud);
-  if (!t) record_error(I, "<api>", NULL, 0);
+  Tensor *t = NULL;
+  if (check_wrap_geometry(&I->ctx, dtype, ndim, shape, strides, nbytes) == 0)
+    t = tensor_wrap(&I->ctx, dtype, ndim, shape, strides, data, nbytes, flags, release, ud);
+  if (!t) api_error(I);
   return t;
 }
 
 tsr_Tensor *tsr_tensor_new(tsr_State *S, tsr_DType dtype, int ndim, const int64_t *shape) {
   Interp *I = STATE(S);
   reset_error(I);
-  Tensor *t = tensor_zeros(&I->ctx, dtype, ndim, shape);
-  if (!t) record_error(I, "<api>", NULL, 0);
+  Tensor *t = NULL;
+  if ((unsigned)dtype >= DTYPE_COUNT) ERR_VALUE(&I->ctx, "unknown dtype %d", (int)dtype);
+  else if (ndim > 0 && !shape) ERR_VALUE(&I->ctx, "shape is NULL");
+  else t = tensor_zeros(&I->ctx, dtype, ndim, shape);
+  if (!t) api_error(I);
   return t;
 }
 
 tsr_Tensor *tsr_tensor_retain(tsr_Tensor *t) { return tensor_retain(t); }
 
-void tsr_tensor_release(tsr_Tensor *t) { if (t) tensor_release(t); }
+void tsr_tensor_release(tsr_Tensor *t) {
+  if (!t) return;
+  Ctx *c = t->ctx;
+  tensor_release(t);
+  maybe_finish_close(c);
+}
 
 tsr_Status tsr_tensor_info(const tsr_Tensor *t, tsr_TensorInfo *out) {
   if (!t || !out) return TSR_ERR_VALUE;
@@ -237,34 +342,182 @@ tsr_Status tsr_tensor_info(const tsr_Tensor *t, tsr_TensorInfo *out) {
 }
 
 tsr_Status tsr_tensor_copy_to(const tsr_Tensor *t, tsr_DType as, void *dst, size_t dst_bytes) {
+  if (!t || (unsigned)as >= DTYPE_COUNT) return TSR_ERR_VALUE;
   Ctx *c = t->ctx;
   int64_t n = tensor_size(t);
   if ((uint64_t)n * dtype_size(as) > dst_bytes) return TSR_ERR_VALUE;
-  int64_t strides[TSR_MAXDIMS];
-  strides_c_order(t->ndim, t->shape, strides);
+  if (n == 0) return TSR_OK;
+  /* A plain copy: no step budget, no interrupt, and no error left behind in the state. */
+  tsr_Status saved_status = c->status;
+  const char *saved_kind = c->kind;
+  uint64_t saved_steps = c->steps, saved_max = c->max_steps;
+  int saved_intr = c->interrupted;
+  char saved_msg[sizeof c->msg];
+  memcpy(saved_msg, c->msg, sizeof saved_msg);
+  c->status = TSR_OK;
+  c->max_steps = 0;
+  c->interrupted = 0;
+  tsr_Status st = TSR_OK;
   Tensor *d = tensor_wrap(c, as, t->ndim, t->shape, NULL, dst, dst_bytes, 0, NULL, NULL);
-  if (!d) return c->status;
-  int rc = tensor_assign(c, d, (Tensor *)t);
-  tensor_release(d);
-  return rc < 0 ? c->status : TSR_OK;
+  if (!d || tensor_assign(c, d, (Tensor *)t) < 0) st = c->status ? c->status : TSR_ERR_RUNTIME;
+  if (d) tensor_release(d);
+  c->status = saved_status;
+  c->kind = saved_kind;
+  memcpy(c->msg, saved_msg, sizeof saved_msg);
+  c->steps = saved_steps;
+  c->max_steps = saved_max;
+  if (saved_intr) c->interrupted = 1;
+  return st;
+}
+
+/* Refuses a tensor of another state (records ValueError). */
+static int check_owner(Interp *I, const Tensor *t) {
+  if (!t) return ERR_VALUE(&I->ctx, "tensor is NULL");
+  if (t->ctx != &I->ctx) return ERR_VALUE(&I->ctx, "the tensor belongs to another tsr_State");
+  return 0;
 }
 
 tsr_Status tsr_set(tsr_State *S, const char *name, tsr_Tensor *t) {
   Interp *I = STATE(S);
   reset_error(I);
-  if (!t) return TSR_ERR_VALUE;
-  if (dict_set(I->globals, name, v_tensor(tensor_retain(t))) < 0)
-    return record_error(I, "<api>", NULL, 0);
+  if (!name) ERR_VALUE(&I->ctx, "name is NULL");
+  if (!name || check_owner(I, t) < 0) return api_error(I);
+  if (dict_set(I->globals, name, v_tensor(tensor_retain(t))) < 0) return api_error(I);
   return TSR_OK;
 }
 
 tsr_Tensor *tsr_get(tsr_State *S, const char *name) {
   Interp *I = STATE(S);
+  if (!name) return NULL;
   Value *v = dict_get(I->globals, name);
   if (!v) return NULL;
   Tensor *t = value_as_result(I, *v);
-  if (!t) ctx_clear(&I->ctx);
+  if (!t && !running(I)) ctx_clear(&I->ctx);
   return t;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* DLPack 0.6 */
+
+/* tsr dtype of a DLPack dtype; -1 if tsr has no such type. */
+static int dtype_from_dl(DLDataType d) {
+  static const tsr_DType ints[4] = {TSR_INT8, TSR_INT16, TSR_INT32, TSR_INT64};
+  static const tsr_DType uints[4] = {TSR_UINT8, TSR_UINT16, TSR_UINT32, TSR_UINT64};
+  int k = d.bits == 8 ? 0 : d.bits == 16 ? 1 : d.bits == 32 ? 2 : d.bits == 64 ? 3 : -1;
+  if (k < 0) return -1;
+  if (d.code == kDLInt) return (int)ints[k];
+  if (d.code == kDLUInt) return (int)uints[k];
+  if (d.code == kDLFloat && k >= 2) return k == 2 ? TSR_FLOAT32 : TSR_FLOAT64;
+  return -1;
+}
+
+static DLDataType dtype_to_dl(tsr_DType dt) {
+  DLDataType d;
+  d.code = dtype_is_float(dt) ? kDLFloat : dtype_info[dt].kind == 'i' ? kDLInt : kDLUInt;
+  d.bits = (uint8_t)(8 * dtype_size(dt));
+  d.lanes = 1;
+  return d;
+}
+
+static void dl_release(void *ud, void *data) {
+  (void)data;
+  DLManagedTensor *m = ud;
+  if (m->deleter) m->deleter(m);
+}
+
+tsr_Status tsr_from_dlpack(tsr_State *S, struct DLManagedTensor *m, tsr_Tensor **out) {
+  Interp *I = STATE(S);
+  Ctx *c = &I->ctx;
+  reset_error(I);
+  if (out) *out = NULL;
+  if (!m || !out) { ERR_VALUE(c, "tsr_from_dlpack: NULL argument"); return api_error(I); }
+  const DLTensor *dl = &m->dl_tensor;
+  int dt = dtype_from_dl(dl->dtype);
+  int64_t byte_strides[TSR_MAXDIMS];
+  if (dl->ndim < 0 || dl->ndim > TSR_MAXDIMS)
+    ctx_err(c, TSR_ERR_RUNTIME, "RuntimeError",
+            "maxdims of DLPack tensor is higher than the supported maxdims.");
+  else if (dl->device.device_type != kDLCPU)
+    ctx_err(c, TSR_ERR_RUNTIME, "RuntimeError", "Unsupported device in DLTensor.");
+  else if (dl->dtype.lanes != 1)
+    ctx_err(c, TSR_ERR_RUNTIME, "RuntimeError", "Unsupported lanes in DLTensor dtype.");
+  else if (dt < 0)
+    ctx_err(c, TSR_ERR_RUNTIME, "RuntimeError", "Unsupported dtype in DLTensor.");
+  else if (dl->ndim > 0 && !dl->shape)
+    ERR_VALUE(c, "DLTensor shape is NULL");
+  if (c->status != TSR_OK) return api_error(I);
+  int ndim = dl->ndim;
+  int64_t isz = (int64_t)dtype_size((tsr_DType)dt), size = 1, lo = 0, hi = 0;
+  bool empty = false;
+  for (int i = 0; i < ndim; i++) {
+    if (dl->shape[i] < 0) {
+      ERR_VALUE(c, "negative dimensions are not allowed");
+      return api_error(I);
+    }
+    if (dl->shape[i] == 0) empty = true;
+    else if (__builtin_mul_overflow(size, dl->shape[i], &size)) size = INT64_MAX;
+  }
+  for (int i = 0; i < ndim; i++) {
+    int64_t es;   /* element stride */
+    if (dl->strides) es = dl->strides[i];
+    else { es = 1; for (int j = i + 1; j < ndim; j++) es *= dl->shape[j] ? dl->shape[j] : 1; }
+    int64_t ext;
+    if (__builtin_mul_overflow(es, isz, &byte_strides[i]) ||
+        (!empty && (__builtin_mul_overflow(dl->shape[i] - 1, byte_strides[i], &ext) ||
+                    (ext < 0 ? __builtin_add_overflow(lo, ext, &lo)
+                             : __builtin_add_overflow(hi, ext, &hi))))) {
+      ERR_VALUE(c, "DLTensor strides overflow");
+      return api_error(I);
+    }
+  }
+  char *data = (char *)dl->data + dl->byte_offset;
+  size_t nbytes = empty ? 0 : (size_t)(hi - lo) + (size_t)isz;
+  /* tensor_wrap measures the span from the lowest element: data is element [0, ..., 0] */
+  Tensor *t = tensor_wrap(c, (tsr_DType)dt, ndim, dl->shape, byte_strides, empty ? NULL : data,
+                          nbytes, 0, dl_release, m);
+  if (!t) return api_error(I);
+  *out = t;
+  return TSR_OK;
+}
+
+typedef struct DLExport {
+  DLManagedTensor m;
+  int64_t shape[TSR_MAXDIMS], strides[TSR_MAXDIMS];
+} DLExport;
+
+static void dl_export_deleter(DLManagedTensor *m) {
+  DLExport *e = (DLExport *)m;   /* m is the first member */
+  Tensor *t = m->manager_ctx;
+  ctx_free(t->ctx, e, sizeof *e);
+  tsr_tensor_release(t);
+}
+
+tsr_Status tsr_to_dlpack(tsr_Tensor *t, struct DLManagedTensor **out) {
+  if (!t || !out) return TSR_ERR_VALUE;
+  *out = NULL;
+  Interp *I = ctx_interp(t->ctx);
+  Ctx *c = t->ctx;
+  reset_error(I);
+  if (t->storage->readonly) {
+    ctx_err(c, TSR_ERR_VALUE, "BufferError",
+            "Cannot export readonly array since signalling readonly is unsupported by DLPack.");
+    return api_error(I);
+  }
+  DLExport *e = ctx_calloc(c, sizeof *e);
+  if (!e) return api_error(I);
+  for (int i = 0; i < t->ndim; i++) { e->shape[i] = t->shape[i]; e->strides[i] = t->strides[i]; }
+  e->m.dl_tensor.data = tensor_data(t);
+  e->m.dl_tensor.device.device_type = kDLCPU;
+  e->m.dl_tensor.device.device_id = 0;
+  e->m.dl_tensor.ndim = t->ndim;
+  e->m.dl_tensor.dtype = dtype_to_dl(t->dtype);
+  e->m.dl_tensor.shape = e->shape;
+  e->m.dl_tensor.strides = e->strides;
+  e->m.dl_tensor.byte_offset = 0;
+  e->m.manager_ctx = tensor_retain(t);
+  e->m.deleter = dl_export_deleter;
+  *out = &e->m;
+  return TSR_OK;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -272,13 +525,17 @@ tsr_Tensor *tsr_get(tsr_State *S, const char *name) {
 tsr_Status tsr_register(tsr_State *S, const char *name, tsr_CFunction fn, void *ud) {
   Interp *I = STATE(S);
   reset_error(I);
+  if (!name || !fn) {
+    ERR_VALUE(&I->ctx, "tsr_register: NULL name or function");
+    return api_error(I);
+  }
   CFunc *f = ctx_calloc(&I->ctx, sizeof(CFunc));
-  if (!f) return record_error(I, "<api>", NULL, 0);
+  if (!f) return api_error(I);
   f->h.refcnt = 1; f->h.ctx = &I->ctx; f->h.size = sizeof(CFunc); f->h.type = V_CFUNC;
   f->fn = fn; f->ud = ud;
   snprintf(f->name, sizeof f->name, "%s", name);
   Value v; v.type = V_CFUNC; v.o = &f->h;
-  if (dict_set(I->globals, name, v) < 0) return record_error(I, "<api>", NULL, 0);
+  if (dict_set(I->globals, name, v) < 0) return api_error(I);
   return TSR_OK;
 }
 
@@ -298,6 +555,10 @@ tsr_Tensor *tsr_arg(const tsr_Call *call, int i) {
 }
 
 tsr_Status tsr_return(tsr_Call *call, tsr_Tensor *result) {
+  if (result && result->ctx != &call->I->ctx) {
+    tsr_tensor_release(result);
+    return ERR_VALUE(&call->I->ctx, "the tensor belongs to another tsr_State"), TSR_ERR_VALUE;
+  }
   value_decref(call->result);
   call->result = result ? v_tensor(result) : v_none();
   return TSR_OK;
@@ -314,6 +575,12 @@ tsr_Status tsr_raise(tsr_Call *call, tsr_Status kind, const char *fmt, ...) {
            fmt, ap);
   va_end(ap);
   return kind;
+}
+
+size_t tsr_memory_used(const tsr_State *S, size_t *peak) {
+  const Ctx *c = &((const Interp *)S)->ctx;
+  if (peak) *peak = c->mem_peak > c->mem_used ? c->mem_peak : c->mem_used;
+  return c->mem_used;
 }
 
 void tsr_interrupt(tsr_State *S) { STATE(S)->ctx.interrupted = 1; }

@@ -859,7 +859,7 @@ static int call_host(Interp *I, CFunc *f, const Args *a, Value *out) {
   if (a->npos > MAX_ARGS) return ERR_TYPE(&I->ctx, "%s(): too many arguments", f->name);
   tsr_Status st = f->fn((tsr_Call *)&hc, f->ud);
   for (int i = 0; i < MAX_ARGS; i++) if (hc.argt[i]) tensor_release(hc.argt[i]);
-  if (st != TSR_OK) {
+  if (st != TSR_OK || I->ctx.status != TSR_OK) {   /* an error left pending counts too */
     value_decref(hc.result);
     if (I->ctx.status == TSR_OK)
       ctx_err(&I->ctx, st, "RuntimeError", "host function %s() failed", f->name);

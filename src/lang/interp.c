@@ -35,6 +35,7 @@ static Dict *namespace_dict(Interp *I, const char *ns) {
 static int register_builtins(Interp *I) {
   for (int t = 0; builtin_tables[t]; t++) {
     for (const Builtin *b = builtin_tables[t]; b->name; b++) {
+      if ((I->ctx.flags & TSR_SANDBOX) && !sandbox_allows(b)) continue;
       Value v; v.type = V_BUILTIN; v.bi = b;
       Dict *d;
       if (!b->ns) d = I->builtins;
@@ -137,6 +138,11 @@ void interp_clear_error(Interp *I) {
 
 void interp_free(Interp *I) {
   if (!I) return;
+  interp_free_contents(I);
+  I->ctx.alloc(I->ctx.alloc_ud, I, sizeof(Interp), 0);
+}
+
+void interp_free_contents(Interp *I) {
   interp_clear_error(I);
   value_decref(I->retval);
   if (I->numpy.type == V_NAMESPACE) {
@@ -149,5 +155,6 @@ void interp_free(Interp *I) {
   if (I->builtins) dict_free(I->builtins);
   if (I->methods) dict_free(I->methods);
   buf_free(&I->errbuf);
-  I->ctx.alloc(I->ctx.alloc_ud, I, sizeof(Interp), 0);
+  I->globals = I->builtins = I->methods = NULL;
+  I->retval = I->numpy = v_none();
 }

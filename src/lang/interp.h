@@ -88,6 +88,10 @@ RT_HIDDEN void chunkref_release(Interp *I, ChunkRef *cr);
 /* Interpreter set-up and tear-down (interp.c). */
 RT_HIDDEN Interp *interp_new(const tsr_Config *cfg);
 RT_HIDDEN void interp_free(Interp *I);
+/* Frees everything I owns but not I itself (its Ctx stays usable for objects still alive). */
+RT_HIDDEN void interp_free_contents(Interp *I);
+/* Is builtin b in the allow-list of TSR_SANDBOX states (src/api/sandbox.c)? */
+RT_HIDDEN bool sandbox_allows(const Builtin *b);
 /* Drops the pending error and its location. */
 RT_HIDDEN void interp_clear_error(Interp *I);
 

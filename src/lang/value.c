@@ -32,23 +32,47 @@ void value_incref(Value v) {
   else if (v_is_obj(v)) v.o->refcnt++;
 }
 
-static void obj_free(Obj *o) {
+/* Frees o and, without recursion, every object that dies with it: containers whose count
+   reaches zero are queued on a list linked through their (now unused) refcnt field, so a list
+   nested a million deep is freed in constant C stack. */
+static void obj_drop(Obj *o, Obj **queue);
+
+static void obj_free(Obj *first) {
+  Obj *queue = NULL;
+  obj_drop(first, &queue);
+  while (queue) {
+    Obj *o = queue;
+    queue = (Obj *)(intptr_t)o->refcnt;
+    obj_drop(o, &queue);
+  }
+}
+
+/* Drops the reference a dying container holds on v: dead objects go on the queue. */
+static void value_drop(Value v, Obj **queue) {
+  if (v.type == V_TENSOR) tensor_release(v.t);
+  else if (v_is_obj(v) && --v.o->refcnt == 0) {
+    v.o->refcnt = (int64_t)(intptr_t)*queue;
+    *queue = v.o;
+  }
+}
+
+static void obj_drop(Obj *o, Obj **queue) {
   Ctx *c = o->ctx;
   switch (o->type) {
   case V_LIST: case V_TUPLE: {
     List *l = (List *)o;
-    for (int64_t i = 0; i < l->n; i++) value_decref(l->items[i]);
+    for (int64_t i = 0; i < l->n; i++) value_drop(l->items[i], queue);
     if (l->items) ctx_free(c, l->items, (size_t)l->cap * sizeof(Value));
     break;
   }
   case V_SLICE: {
     Slice *s = (Slice *)o;
-    value_decref(s->start); value_decref(s->stop); value_decref(s->step);
+    value_drop(s->start, queue); value_drop(s->stop, queue); value_drop(s->step, queue);
     break;
   }
   case V_FUNC: {
     Func *f = (Func *)o;
-    for (int i = 0; i < f->nparams; i++) value_decref(f->defaults[i]);
+    for (int i = 0; i < f->nparams; i++) value_drop(f->defaults[i], queue);
     if (f->defaults) ctx_free(c, f->defaults, (size_t)f->nparams * sizeof(Value));
     if (f->chunk && --f->chunk->refcnt == 0) {
       chunk_free(c, f->chunk->chunk);
@@ -56,7 +80,7 @@ static void obj_free(Obj *o) {
     }
     break;
   }
-  case V_METHOD: value_decref(((Method *)o)->self); break;
+  case V_METHOD: value_drop(((Method *)o)->self, queue); break;
   case V_NAMESPACE: {
     Namespace *ns = (Namespace *)o;
     if (ns->members) dict_free(ns->members);
@@ -67,36 +91,9 @@ static void obj_free(Obj *o) {
   ctx_free(c, o, o->size);
 }
 
-/* Freeing nested containers: obj_free releases the children, so a chain of a million nested
-   lists would recurse a million deep.  Beyond FREE_DEPTH nested frees, an object whose count
-   dropped to zero is queued instead (linked through its dead refcnt field), and the outermost
-   free drains the queue: constant stack for any nesting.  Per thread, since states of
-   different threads free independently. */
-#define FREE_DEPTH 32
-static _Thread_local int free_depth;
-static _Thread_local Obj *free_queue;
-
-static void obj_dispose(Obj *o) {
-  if (free_depth >= FREE_DEPTH) {
-    o->refcnt = (int64_t)(intptr_t)free_queue;
-    free_queue = o;
-    return;
-  }
-  free_depth++;
-  obj_free(o);
-  if (free_depth == 1) {
-    while (free_queue) {
-      Obj *q = free_queue;
-      free_queue = (Obj *)(intptr_t)q->refcnt;
-      obj_free(q);
-    }
-  }
-  free_depth--;
-}
-
 void value_decref(Value v) {
   if (v.type == V_TENSOR) tensor_release(v.t);
-  else if (v_is_obj(v) && --v.o->refcnt == 0) obj_dispose(v.o);
+  else if (v_is_obj(v) && --v.o->refcnt == 0) obj_free(v.o);
 }
 
 static Value obj_value(VType type, void *o) {
@@ -173,16 +170,7 @@ const char *value_type_name(Value v) {
   case V_ELLIPSIS: return "ellipsis";
   case V_DTYPE: return "numpy.dtype";
   case V_BUILTIN: return "builtin_function_or_method";
-  case V_TENSOR: {
-    /* a NumPy scalar is named by its type, as Python's type(x).__name__ qualified */
-    static const char *const scalar_types[DTYPE_COUNT] = {
-      [TSR_BOOL] = "numpy.bool_", [TSR_INT8] = "numpy.int8", [TSR_INT16] = "numpy.int16",
-      [TSR_INT32] = "numpy.int32", [TSR_INT64] = "numpy.int64", [TSR_UINT8] = "numpy.uint8",
-      [TSR_UINT16] = "numpy.uint16", [TSR_UINT32] = "numpy.uint32",
-      [TSR_UINT64] = "numpy.uint64", [TSR_FLOAT32] = "numpy.float32",
-      [TSR_FLOAT64] = "numpy.float64"};
-    return v.t->ndim == 0 && !v.t->ndarray ? scalar_types[v.t->dtype] : "numpy.ndarray";
-  }
+  case V_TENSOR: return v.t->ndim == 0 ? "numpy scalar" : "numpy.ndarray";
   case V_STR: return "str";
   case V_LIST: return "list";
   case V_TUPLE: return "tuple";
@@ -190,7 +178,7 @@ const char *value_type_name(Value v) {
   case V_RANGE: return "range";
   case V_FUNC: return "function";
   case V_METHOD: return "builtin_function_or_method";
-  case V_NAMESPACE: return value_is_options_dict(v) ? "dict" : "module";
+  case V_NAMESPACE: return "module";
   case V_CFUNC: return "builtin_function_or_method";
   default: return "undefined";
   }
@@ -240,26 +228,33 @@ static void repr_str(Buf *b, const char *s, size_t n) {
   buf_putc(b, q);
 }
 
-static void repr_seq(Interp *I, Buf *b, Value v) {
-  if (ctx_stack_exhausted(&I->ctx)) {   /* a list nested a million deep */
-    ctx_err(&I->ctx, TSR_ERR_RUNTIME, "RecursionError",
-            "maximum recursion depth exceeded while getting the repr of an object");
-    b->failed = true;
-    return;
-  }
-  if (b->failed) return;
+static void repr_at(Interp *I, Buf *b, Value v, int depth);
+
+static void repr_seq(Interp *I, Buf *b, Value v, int depth) {
   List *l = as_list(v);
   bool tuple = v.type == V_TUPLE;
   buf_putc(b, tuple ? '(' : '[');
   for (int64_t i = 0; i < l->n; i++) {
     if (i) buf_puts(b, ", ");
-    value_repr(I, b, l->items[i]);
+    repr_at(I, b, l->items[i], depth + 1);
   }
   if (tuple && l->n == 1) buf_putc(b, ',');
   buf_putc(b, tuple ? ')' : ']');
 }
 
-void value_repr(Interp *I, Buf *b, Value v) {
+/* Nesting of lists, tuples and slices beyond which repr is a RecursionError (as Python's
+   recursion limit makes it), not a C stack overflow. */
+#define MAX_REPR_DEPTH 1000
+
+void value_repr(Interp *I, Buf *b, Value v) { repr_at(I, b, v, 0); }
+
+static void repr_at(Interp *I, Buf *b, Value v, int depth) {
+  if (depth > MAX_REPR_DEPTH || ctx_stack_exhausted(&I->ctx)) {   /* or a small host stack */
+    ctx_err(&I->ctx, TSR_ERR_RUNTIME, "RecursionError",
+            "maximum recursion depth exceeded while getting the repr of an object");
+    b->failed = true;
+    return;
+  }
   switch (v.type) {
   case V_NONE: buf_puts(b, "None"); break;
   case V_BOOL: buf_puts(b, v.b ? "True" : "False"); break;
@@ -270,13 +265,13 @@ void value_repr(Interp *I, Buf *b, Value v) {
   case V_BUILTIN: buf_printf(b, "<function %s>", v.bi->name); break;
   case V_TENSOR: fmt_repr(b, v.t, &I->ctx.print); break;
   case V_STR: repr_str(b, as_str(v)->s, as_str(v)->len); break;
-  case V_LIST: case V_TUPLE: repr_seq(I, b, v); break;
+  case V_LIST: case V_TUPLE: repr_seq(I, b, v, depth); break;
   case V_SLICE: {
     Slice *s = (Slice *)v.o;
     buf_puts(b, "slice(");
-    value_repr(I, b, s->start); buf_puts(b, ", ");
-    value_repr(I, b, s->stop); buf_puts(b, ", ");
-    value_repr(I, b, s->step); buf_putc(b, ')');
+    repr_at(I, b, s->start, depth + 1); buf_puts(b, ", ");
+    repr_at(I, b, s->stop, depth + 1); buf_puts(b, ", ");
+    repr_at(I, b, s->step, depth + 1); buf_putc(b, ')');
     break;
   }
   case V_RANGE: {
@@ -292,10 +287,7 @@ void value_repr(Interp *I, Buf *b, Value v) {
     break;
   }
   case V_METHOD: buf_printf(b, "<built-in method %s>", ((Method *)v.o)->bi->name); break;
-  case V_NAMESPACE:
-    if (value_is_options_dict(v)) value_repr_options_dict(I, b, v);
-    else buf_printf(b, "<module '%s'>", ((Namespace *)v.o)->name);
-    break;
+  case V_NAMESPACE: buf_printf(b, "<module '%s'>", ((Namespace *)v.o)->name); break;
   case V_CFUNC: buf_printf(b, "<built-in function %s>", ((CFunc *)v.o)->name); break;
   default: buf_puts(b, "<undefined>"); break;
   }
@@ -310,7 +302,14 @@ void value_to_string(Interp *I, Buf *b, Value v) {
   }
 }
 
-int value_equal(Interp *I, Value a, Value b, bool *eq) {
+static int equal_at(Interp *I, Value a, Value b, bool *eq, int depth);
+
+int value_equal(Interp *I, Value a, Value b, bool *eq) { return equal_at(I, a, b, eq, 0); }
+
+static int equal_at(Interp *I, Value a, Value b, bool *eq, int depth) {
+  if (depth > MAX_REPR_DEPTH || ctx_stack_exhausted(&I->ctx))
+    return ctx_err(&I->ctx, TSR_ERR_RUNTIME, "RecursionError",
+                   "maximum recursion depth exceeded in comparison");
   if ((a.type == V_BOOL || a.type == V_INT || a.type == V_FLOAT) &&
       (b.type == V_BOOL || b.type == V_INT || b.type == V_FLOAT)) {
     if (a.type != V_FLOAT && b.type != V_FLOAT) {
@@ -333,9 +332,6 @@ int value_equal(Interp *I, Value a, Value b, bool *eq) {
     List *x = as_list(a), *y = as_list(b);
     if (x == y) { *eq = true; return 0; }   /* Python compares identical items as equal */
     if (x->n != y->n) { *eq = false; return 0; }
-    if (ctx_stack_exhausted(&I->ctx))
-      return ctx_err(&I->ctx, TSR_ERR_RUNTIME, "RecursionError",
-                     "maximum recursion depth exceeded in comparison");
     for (int64_t i = 0; i < x->n; i++) {
       if (x->items[i].type == V_TENSOR || y->items[i].type == V_TENSOR) {
         int t = 0;
@@ -347,7 +343,9 @@ int value_equal(Interp *I, Value a, Value b, bool *eq) {
         if (!t) { *eq = false; return 0; }
         continue;
       }
-      if (value_equal(I, x->items[i], y->items[i], eq) < 0) return -1;
+      if (x->items[i].type == y->items[i].type && v_is_obj(x->items[i]) &&
+          x->items[i].o == y->items[i].o) { *eq = true; continue; }   /* identity, as Python */
+      if (equal_at(I, x->items[i], y->items[i], eq, depth + 1) < 0) return -1;
       if (!*eq) return 0;
     }
     *eq = true; return 0;

@@ -7,17 +7,18 @@
 #include <math.h>
 
 /* NumPy's arange fill: element 0 and 1 are set by casting start and start + step to the dtype,
-   the rest are start + i * (x[1] - x[0]) computed in the dtype (integers wrap). */
+   the rest are start + i * (x[1] - x[0]) computed in the dtype (integers wrap); fill_T sets
+   elements [lo, n). */
 #define DEFINE_FILL(ENUM, T, NAME, KIND)                                                   \
-  static void fill_##T(char *data, int64_t n) {                                            \
+  static void fill_##T(char *data, int64_t lo, int64_t n) {                                \
     T *p = (T *)data;                                                                      \
     if (KIND == 'f') {                                                                     \
       T start = p[0], delta = p[1];                                                        \
       delta -= start;                                                                      \
-      for (int64_t i = 2; i < n; i++) p[i] = (T)(start + (T)i * delta);                    \
+      for (int64_t i = lo; i < n; i++) p[i] = (T)(start + (T)i * delta);                   \
     } else {                                                                               \
       uint64_t start = (uint64_t)p[0], delta = (uint64_t)p[1] - start;                     \
-      for (int64_t i = 2; i < n; i++) p[i] = (T)(start + (uint64_t)i * delta);             \
+      for (int64_t i = lo; i < n; i++) p[i] = (T)(start + (uint64_t)i * delta);            \
     }                                                                                      \
   }
 DEFINE_FILL(TSR_INT8, int8_t, "int8", 'i')
@@ -31,25 +32,33 @@ DEFINE_FILL(TSR_UINT64, uint64_t, "uint64", 'u')
 DEFINE_FILL(TSR_FLOAT32, float, "float32", 'f')
 DEFINE_FILL(TSR_FLOAT64, double, "float64", 'f')
 
+#define ARANGE_CHUNK ((int64_t)1 << 16)   /* elements filled between interrupt polls */
+
 /* Fills elements 2.. of a fresh 1-d tensor whose first two elements are set.  bool has no
    fill function in NumPy: ValueError "no fill-function for data-type." beyond 2 elements. */
 static int arange_fill(Ctx *c, Tensor *t, int64_t n) {
   char *p = tensor_data(t);
   if (n <= 2) return 0;
-  switch (t->dtype) {
-  case TSR_BOOL: return ERR_VALUE(c, "no fill-function for data-type.");
-  case TSR_INT8: fill_int8_t(p, n); break;
-  case TSR_INT16: fill_int16_t(p, n); break;
-  case TSR_INT32: fill_int32_t(p, n); break;
-  case TSR_INT64: fill_int64_t(p, n); break;
-  case TSR_UINT8: fill_uint8_t(p, n); break;
-  case TSR_UINT16: fill_uint16_t(p, n); break;
-  case TSR_UINT32: fill_uint32_t(p, n); break;
-  case TSR_UINT64: fill_uint64_t(p, n); break;
-  case TSR_FLOAT32: fill_float(p, n); break;
-  case TSR_FLOAT64: fill_double(p, n); break;
+  if (t->dtype == TSR_BOOL) return ERR_VALUE(c, "no fill-function for data-type.");
+  /* in chunks, polling between them so that an interrupt stops a huge arange at once */
+  for (int64_t lo = 2; lo < n; lo += ARANGE_CHUNK) {
+    int64_t hi = n - lo > ARANGE_CHUNK ? lo + ARANGE_CHUNK : n;
+    switch (t->dtype) {
+    case TSR_BOOL: break;
+    case TSR_INT8: fill_int8_t(p, lo, hi); break;
+    case TSR_INT16: fill_int16_t(p, lo, hi); break;
+    case TSR_INT32: fill_int32_t(p, lo, hi); break;
+    case TSR_INT64: fill_int64_t(p, lo, hi); break;
+    case TSR_UINT8: fill_uint8_t(p, lo, hi); break;
+    case TSR_UINT16: fill_uint16_t(p, lo, hi); break;
+    case TSR_UINT32: fill_uint32_t(p, lo, hi); break;
+    case TSR_UINT64: fill_uint64_t(p, lo, hi); break;
+    case TSR_FLOAT32: fill_float(p, lo, hi); break;
+    case TSR_FLOAT64: fill_double(p, lo, hi); break;
+    }
+    if (ctx_poll(c, (uint64_t)(hi - lo) / 4096)) return -1;
   }
-  return ctx_poll(c, (uint64_t)n / 4096);
+  return 0;
 }
 
 /* numpy.arange(start, stop, step, dtype=dt) with float arguments: length

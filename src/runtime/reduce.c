@@ -279,11 +279,11 @@ static int plan_run(Ctx *c, const Plan *p, const char *in, DType in_dt, char *ou
       } else {
         k(src, is, out + s * os, os, m);
       }
-    }
-    work += (uint64_t)n;
-    if (work >= POLL_EVERY) {
-      if (ctx_poll(c, work / 4096)) return -1;
-      work %= 4096;
+      work += (uint64_t)m;   /* poll per chunk: one long run must stop on an interrupt too */
+      if (work >= POLL_EVERY) {
+        if (ctx_poll(c, work / 4096)) return -1;
+        work %= 4096;
+      }
     }
     int d = nd - 2;
     for (; d >= 0; d--) {
@@ -644,11 +644,11 @@ static int squared_deviations(Ctx *c, Tensor *t, Tensor *mean, Tensor *x, char *
         sqdev_f32((const float *)tmp, m, mp + s * ms, ms, xp + s * xs, xs);
       else
         sqdev_f64((const double *)tmp, m, mp + s * ms, ms, xp + s * xs, xs);
-    }
-    work += (uint64_t)n;
-    if (work >= POLL_EVERY) {
-      if (ctx_poll(c, work / 4096)) return -1;
-      work %= 4096;
+      work += (uint64_t)m;   /* poll per chunk, as plan_run */
+      if (work >= POLL_EVERY) {
+        if (ctx_poll(c, work / 4096)) return -1;
+        work %= 4096;
+      }
     }
     int d = nd - 2;
     for (; d >= 0; d--) {

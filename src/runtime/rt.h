@@ -47,7 +47,7 @@ typedef struct Ctx {
   tsr_Status status;                   /* TSR_OK when no error is pending */
   const char *kind;                    /* "ValueError", static string */
   char msg[1024];
-  volatile int interrupted;            /* set by tsr_interrupt */
+  _Atomic int interrupted;             /* set by tsr_interrupt (any thread, signal handler) */
   uint64_t steps, max_steps;           /* max_steps 0 = none */
   unsigned flags;                      /* TSR_SANDBOX */
   PrintOptions print;

@@ -5,6 +5,8 @@
 */
 #include "rt.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 #ifdef __linux__
 #endif
@@ -86,16 +88,47 @@ static int check_shape(Ctx *c, DType dt, int ndim, const int64_t *shape, int64_t
   return 0;
 }
 
+/* Replaces the allocator's MemoryError with NumPy's text for an array that cannot be had:
+   "Unable to allocate 7.28 TiB for an array with shape (1000000, 1000000) and data type
+   float64" (sizes in 1024-based units with three significant digits, as NumPy's
+   _ArrayMemoryError).  Formats on the stack: no memory is needed to report it. */
+static void array_memory_error(Ctx *c, DType dt, int ndim, const int64_t *shape,
+                               uint64_t nbytes) {
+  static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  char size[64], shp[TSR_MAXDIMS * 22 + 4];
+  int bits = 0;
+  for (uint64_t v = nbytes; v; v >>= 1) bits++;
+  int unit = (bits - 1 > 1 ? bits - 1 : 1) / 10;
+  double n = (double)nbytes / (double)((uint64_t)1 << (10 * unit));
+  if (nearbyint(n) == 1024 && unit < 6) { unit++; n /= 1024; }
+  if (unit == 0) snprintf(size, sizeof size, "%llu bytes", (unsigned long long)nbytes);
+  else snprintf(size, sizeof size, "%#.3g %s", n, units[unit]);
+  size_t k = 0;
+  shp[k++] = '(';
+  for (int i = 0; i < ndim; i++)
+    k += (size_t)snprintf(shp + k, sizeof shp - k, i ? ", %lld" : "%lld", (long long)shape[i]);
+  if (ndim == 1) shp[k++] = ',';
+  shp[k++] = ')';
+  shp[k] = 0;
+  ctx_clear(c);
+  ERR_MEMORY(c, "Unable to allocate %s for an array with shape %s and data type %s", size, shp,
+             dtype_name(dt));
+}
+
 Tensor *tensor_empty(Ctx *c, DType dt, int ndim, const int64_t *shape) {
   int64_t size, strides[TSR_MAXDIMS];
   if (check_shape(c, dt, ndim, shape, &size) < 0) return NULL;
-  if ((uint64_t)size * dtype_size(dt) > SIZE_MAX) {
-    ERR_MEMORY(c, "Unable to allocate %llu bytes",
-               (unsigned long long)((uint64_t)size * dtype_size(dt)));
+  uint64_t nbytes = (uint64_t)size * dtype_size(dt);
+  if (nbytes > SIZE_MAX) {
+    array_memory_error(c, dt, ndim, shape, nbytes);
     return NULL;
   }
-  Storage *s = storage_new_owned(c, (size_t)size * dtype_size(dt));
-  if (!s) return NULL;
+  bool clean = c->status == TSR_OK;
+  Storage *s = storage_new_owned(c, (size_t)nbytes);
+  if (!s) {
+    if (clean && c->status == TSR_ERR_MEMORY) array_memory_error(c, dt, ndim, shape, nbytes);
+    return NULL;
+  }
   strides_c_order(ndim, shape, strides);
   Tensor *t = tensor_header(c, s, dt, ndim, shape, strides, 0);
   if (!t) storage_release(s);
@@ -104,7 +137,14 @@ Tensor *tensor_empty(Ctx *c, DType dt, int ndim, const int64_t *shape) {
 
 Tensor *tensor_zeros(Ctx *c, DType dt, int ndim, const int64_t *shape) {
   Tensor *t = tensor_empty(c, dt, ndim, shape);
-  if (t) memset(t->storage->data, 0, t->storage->nbytes);
+  if (!t) return NULL;
+  /* in pieces, polling between them: zeroing gigabytes must not outlast an interrupt */
+  const size_t piece = (size_t)1 << 22;
+  char *p = t->storage->data;
+  for (size_t done = 0, n = t->storage->nbytes; done < n; done += piece) {
+    memset(p + done, 0, n - done < piece ? n - done : piece);
+    if (ctx_poll(c, piece / 4096 / 8)) { tensor_release(t); return NULL; }
+  }
   return t;
 }
 

@@ -170,7 +170,16 @@ const char *value_type_name(Value v) {
   case V_ELLIPSIS: return "ellipsis";
   case V_DTYPE: return "numpy.dtype";
   case V_BUILTIN: return "builtin_function_or_method";
-  case V_TENSOR: return v.t->ndim == 0 ? "numpy scalar" : "numpy.ndarray";
+  case V_TENSOR: {
+    /* a NumPy scalar is named by its type, as Python's type(x).__name__ qualified */
+    static const char *const scalar_types[DTYPE_COUNT] = {
+      [TSR_BOOL] = "numpy.bool_", [TSR_INT8] = "numpy.int8", [TSR_INT16] = "numpy.int16",
+      [TSR_INT32] = "numpy.int32", [TSR_INT64] = "numpy.int64", [TSR_UINT8] = "numpy.uint8",
+      [TSR_UINT16] = "numpy.uint16", [TSR_UINT32] = "numpy.uint32",
+      [TSR_UINT64] = "numpy.uint64", [TSR_FLOAT32] = "numpy.float32",
+      [TSR_FLOAT64] = "numpy.float64"};
+    return v.t->ndim == 0 && !v.t->ndarray ? scalar_types[v.t->dtype] : "numpy.ndarray";
+  }
   case V_STR: return "str";
   case V_LIST: return "list";
   case V_TUPLE: return "tuple";
@@ -178,7 +187,7 @@ const char *value_type_name(Value v) {
   case V_RANGE: return "range";
   case V_FUNC: return "function";
   case V_METHOD: return "builtin_function_or_method";
-  case V_NAMESPACE: return "module";
+  case V_NAMESPACE: return value_is_options_dict(v) ? "dict" : "module";
   case V_CFUNC: return "builtin_function_or_method";
   default: return "undefined";
   }
@@ -287,7 +296,10 @@ static void repr_at(Interp *I, Buf *b, Value v, int depth) {
     break;
   }
   case V_METHOD: buf_printf(b, "<built-in method %s>", ((Method *)v.o)->bi->name); break;
-  case V_NAMESPACE: buf_printf(b, "<module '%s'>", ((Namespace *)v.o)->name); break;
+  case V_NAMESPACE:
+    if (value_is_options_dict(v)) value_repr_options_dict(I, b, v);
+    else buf_printf(b, "<module '%s'>", ((Namespace *)v.o)->name);
+    break;
   case V_CFUNC: buf_printf(b, "<built-in function %s>", ((CFunc *)v.o)->name); break;
   default: buf_puts(b, "<undefined>"); break;
   }

@@ -107,6 +107,7 @@ Interp *interp_new(const tsr_Config *cfg) {
   I->ctx.mem_max = cfg->max_memory;
   I->ctx.max_steps = cfg->max_steps;
   I->ctx.flags = cfg->flags;
+  ctx_open_speedups(&I->ctx, 0);   /* buffer cache and thread pool (TSR_NUM_THREADS) */
   I->retval = v_none();
   I->numpy = v_none();
   buf_init(&I->errbuf, &I->ctx);
@@ -148,5 +149,6 @@ void interp_free(Interp *I) {
   if (I->builtins) dict_free(I->builtins);
   if (I->methods) dict_free(I->methods);
   buf_free(&I->errbuf);
+  ctx_close_speedups(&I->ctx);
   I->ctx.alloc(I->ctx.alloc_ud, I, sizeof(Interp), 0);
 }

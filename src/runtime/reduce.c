@@ -4,6 +4,9 @@
 ** bit (pairwise sums over runs of at most 8192 elements along the innermost memory axis,
 ** sequential accumulation otherwise; see shared/notes/numpy-sums.md).
 */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
 #include "rt.h"
 
 #include <math.h>

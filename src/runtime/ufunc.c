@@ -722,8 +722,8 @@ static Tensor *run_kernel(Ctx *c, const char *name, int nin, Tensor *const *in,
     ca.dst[k] = in_dt[k];
     if (ca.src[k] != ca.dst[k]) need_cast = true;
   }
-  if (need_cast ? iter_run(c, nin + 1, ops, cast_wrapper, &ca) < 0
-                : iter_run(c, nin + 1, ops, loop, aux) < 0)
+  if (need_cast ? iter_run_parallel(c, nin + 1, ops, cast_wrapper, &ca) < 0
+                : iter_run_parallel(c, nin + 1, ops, loop, aux) < 0)
     goto fail;
   if (out && ops[0] != out) {
     if (tensor_assign(c, out, ops[0]) < 0) goto fail;

@@ -632,14 +632,12 @@ static bool fusion_root(Node *n) {
 
 /* Evaluates the fusable tree n into *out (a new reference). */
 static int eval_fused(Interp *I, Node *n, Value *out) {
-  FuseProg *p = ctx_malloc(&I->ctx, sizeof *p);
+  FuseProg *p = fuse_new(&I->ctx);
   if (!p) return -1;
-  fuse_init(p);
   FVal r;
   int rc = fuse_walk_inner(I, p, n, &r);
   if (rc == 0) rc = fval_take(I, p, &r, out);
-  fuse_free(p);
-  ctx_free(&I->ctx, p, sizeof *p);
+  fuse_done(&I->ctx, p);
   return rc;
 }
 

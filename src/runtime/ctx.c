@@ -3,6 +3,7 @@
 ** polling, and the growable text buffer.
 */
 #include "rt.h"
+#include "fuse.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +180,7 @@ void ctx_open_speedups(Ctx *c, int nthreads) {
 
 void ctx_close_speedups(Ctx *c) {
   pool_stop(c);
+  fuse_drop_spare(c);
   ctx_cache_flush(c);
   c->cache_on = false;
   c->nthreads = 0;

@@ -10,6 +10,25 @@
 
 void fuse_init(FuseProg *p) { p->n = 0; }
 
+FuseProg *fuse_new(Ctx *c) {
+  FuseProg *p = c->fuse_spare;
+  if (p) c->fuse_spare = NULL;
+  else if (!(p = ctx_malloc(c, sizeof *p))) return NULL;
+  fuse_init(p);
+  return p;
+}
+
+void fuse_done(Ctx *c, FuseProg *p) {
+  fuse_free(p);
+  if (c->cache_on && !c->fuse_spare) c->fuse_spare = p;
+  else ctx_free(c, p, sizeof *p);
+}
+
+void fuse_drop_spare(Ctx *c) {
+  if (c->fuse_spare) ctx_free(c, c->fuse_spare, sizeof(FuseProg));
+  c->fuse_spare = NULL;
+}
+
 void fuse_free(FuseProg *p) {
   for (int i = 0; i < p->n; i++)
     if (p->nodes[i].kind == FN_LEAF && p->nodes[i].leaf) tensor_release(p->nodes[i].leaf);
@@ -124,8 +143,14 @@ typedef struct Exec {
 
 static void fused_loop(char **d, const int64_t *s, int64_t n, void *aux) {
   const Exec *e = aux;
-  _Alignas(64) char buf[FUSE_MAXNODE][BLOCK * 8];
-  _Alignas(64) char cast[2][BLOCK * 8];
+  /* block buffers sized to the work (a short run needs little stack): one per step for its
+     result, two for operand casts */
+  int64_t blk = n < BLOCK ? n : BLOCK, bytes = blk * 8;
+  char raw[(e->nstep + 2) * bytes + 64];
+  char *base = (char *)(((uintptr_t)raw + 63) & ~(uintptr_t)63), *cast[2];
+  cast[0] = base + e->nstep * bytes;
+  cast[1] = cast[0] + bytes;
+#define buf(k) (base + (k) * bytes)
   for (int64_t j0 = 0; j0 < n; j0 += BLOCK) {
     int64_t m = n - j0 < BLOCK ? n - j0 : BLOCK;
     for (int k = 0; k < e->nstep; k++) {
@@ -140,7 +165,7 @@ static void fused_loop(char **d, const int64_t *s, int64_t n, void *aux) {
           stride = s[src->leaf];
           ptr = d[src->leaf] + j0 * stride;
         } else {
-          ptr = buf[src->step];
+          ptr = buf(src->step);
           stride = (int64_t)dtype_size(src->dt);
         }
         if (src->dt != st->ct) {
@@ -156,12 +181,13 @@ static void fused_loop(char **d, const int64_t *s, int64_t n, void *aux) {
         args[0] = d[0] + j0 * s[0];
         steps[0] = s[0];
       } else {
-        args[0] = buf[k];
+        args[0] = buf(k);
         steps[0] = (int64_t)dtype_size(st->ot);
       }
       st->loop(args, steps, m, NULL);
     }
   }
+#undef buf
 }
 
 /* Appends the steps of node i's subtree (post-order) to e and its leaves to leaves[].

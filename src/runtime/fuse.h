@@ -33,6 +33,12 @@ typedef struct FuseProg {
 
 /* An empty program. */
 RT_HIDDEN void fuse_init(FuseProg *p);
+/* A new empty program (c's spare one when free), or NULL with MemoryError; fuse_done frees
+   its leaves and gives it back (kept as c's spare while the buffer cache is on). */
+RT_HIDDEN FuseProg *fuse_new(Ctx *c);
+RT_HIDDEN void fuse_done(Ctx *c, FuseProg *p);
+/* Frees c's spare program (ctx_close_speedups calls it). */
+RT_HIDDEN void fuse_drop_spare(Ctx *c);
 /* Releases the leaves' references. */
 RT_HIDDEN void fuse_free(FuseProg *p);
 /* Adds leaf t (takes the reference in every case).  Returns its node, or -2 when the program

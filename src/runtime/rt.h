@@ -59,6 +59,7 @@ typedef struct Ctx {
   struct { void *raw; size_t total; } cache[CTX_CACHE_SLOTS];
   int nthreads;                        /* threads for large kernels; <= 1 = serial */
   struct Pool *pool;                   /* started on first use */
+  void *fuse_spare;                    /* a fused-evaluation program kept for reuse (fuse.c) */
 } Ctx;
 
 /* Turns on the buffer cache and the thread pool for c: nthreads threads for large kernels,

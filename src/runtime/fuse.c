@@ -190,31 +190,30 @@ static void fused_loop(char **d, const int64_t *s, int64_t n, void *aux) {
 #undef buf
 }
 
-/* Appends the steps of node i's subtree (post-order) to e and its leaves to leaves[].
-   Returns the Src that reads node i's value. */
-static Src compile(FuseProg *p, int i, Exec *e, Tensor **leaves, int *nleaf) {
+/* Appends the steps of node i's subtree (post-order) to e and its leaves to leaves[], and
+   sets *r to read node i's value. */
+static void compile(FuseProg *p, int i, Exec *e, Tensor **leaves, int *nleaf, Src *r) {
   FuseNode *f = &p->nodes[i];
-  Src r;
+  r->dt = f->ot;
   if (f->kind == FN_LEAF) {
     leaves[*nleaf] = f->leaf;
-    r.leaf = ++*nleaf;
-    r.step = -1;
-    r.dt = f->ot;
-    return r;
+    r->leaf = ++*nleaf;
+    r->step = -1;
+    return;
   }
-  Step st;
-  st.nin = f->kind == FN_BINARY ? 2 : 1;
-  st.in[0] = compile(p, f->a, e, leaves, nleaf);
-  if (f->kind == FN_BINARY) st.in[1] = compile(p, f->b, e, leaves, nleaf);
-  st.ct = f->ct;
-  st.ot = f->ot;
-  st.loop = f->kind == FN_BINARY ? ufunc_binary_loop((BinaryUfunc)f->op, f->ct)
-                                 : ufunc_unary_loop((UnaryUfunc)f->op, f->ct);
-  e->steps[e->nstep] = st;
-  r.leaf = 0;
-  r.step = e->nstep++;
-  r.dt = f->ot;
-  return r;
+  Src in[2] = {{0, -1, TSR_BOOL}, {0, -1, TSR_BOOL}};
+  compile(p, f->a, e, leaves, nleaf, &in[0]);
+  if (f->kind == FN_BINARY) compile(p, f->b, e, leaves, nleaf, &in[1]);
+  Step *st = &e->steps[e->nstep];
+  st->nin = f->kind == FN_BINARY ? 2 : 1;
+  st->in[0] = in[0];
+  st->in[1] = in[1];
+  st->ct = f->ct;
+  st->ot = f->ot;
+  st->loop = f->kind == FN_BINARY ? ufunc_binary_loop((BinaryUfunc)f->op, f->ct)
+                                  : ufunc_unary_loop((UnaryUfunc)f->op, f->ct);
+  r->leaf = 0;
+  r->step = e->nstep++;
 }
 
 Tensor *fuse_run(Ctx *c, FuseProg *p, int i) {
@@ -223,8 +222,9 @@ Tensor *fuse_run(Ctx *c, FuseProg *p, int i) {
   Exec e;
   Tensor *leaves[FUSE_MAXLEAF], *ops[FUSE_MAXLEAF + 1] = {NULL};
   int nleaf = 0, rc = -1;
+  Src root;
   e.nstep = 0;
-  compile(p, i, &e, leaves, &nleaf);
+  compile(p, i, &e, leaves, &nleaf, &root);
   if (!(ops[0] = tensor_empty(c, f->ot, f->ndim, f->shape))) return NULL;
   for (int k = 0; k < nleaf; k++) {
     Tensor *t = leaves[k];

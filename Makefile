@@ -6,7 +6,8 @@ BUILD   ?= build
 CFLAGS  ?= -O2
 override CFLAGS += -std=c11 -Wall -Wextra -fPIC -fvisibility=hidden -D_DEFAULT_SOURCE -pthread -g
 override CPPFLAGS += -Isrc -I$(BUILD)/gen
-LIBS    = -lopenblas -lzip -lz -lm -lpthread
+# OpenBLAS is linked --as-needed: the CBLAS routines of src/runtime/blas.c load it on first use.
+LIBS    = -Wl,--as-needed -lopenblas -lzip -lz -lm -lpthread -ldl
 LEMON   ?= lemon
 LEMPAR  ?= /usr/share/lemon/lempar.c
 

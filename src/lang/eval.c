@@ -6,6 +6,7 @@
 ** Ctx.  The innermost failing node records its position (set_pos).
 */
 #include "interp.h"
+#include "../runtime/fuse.h"
 
 #include <math.h>
 #include <string.h>
@@ -445,7 +446,7 @@ static bool identical(Value a, Value b) {
 }
 
 static int compare_op(Interp *I, int op, Value a, Value b, Value *out) {
-  bool r;
+  bool r = false;
   switch (op) {
   case OP_IS: *out = v_bool(identical(a, b)); return 0;
   case OP_IS_NOT: *out = v_bool(!identical(a, b)); return 0;
@@ -510,6 +511,135 @@ static int unary_op(Interp *I, int op, Value a, Value *out) {
     return 0;
   }
   return ERR_TYPE(c, "bad operand type for unary %s: '%s'", ast_op_symbol(op), value_type_name(a));
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Fused elementwise evaluation (runtime/fuse.h).  A tree of tensor operators (arithmetic,
+   bitwise, single comparisons, unary minus) is walked exactly as the unfused evaluator walks
+   it: the other nodes (names, calls, subscripts, literals ...) are evaluated in the same
+   order, and each operator's dtype and shape checks run where its ufunc would run, with the
+   same errors; only the arithmetic is deferred and then done in one blocked pass with the
+   same loops and intermediate dtypes.  Whatever has no fused form is computed unfused. */
+
+/* A subtree's value: a fused node (node >= 0) or a computed value. */
+typedef struct FVal { int node; Value v; } FVal;
+
+static bool fusable_node(Node *n) {
+  switch (n->kind) {
+  case N_BINOP: return binop_ufunc(n->op) >= 0;
+  case N_UNARY: return n->op == OP_NEG;
+  case N_COMPARE: return n->b && !n->b->next && binop_ufunc(n->b->op) >= 0;
+  default: return false;
+  }
+}
+
+/* The value of f (new reference; f's node, if any, computed now). */
+static int fval_take(Interp *I, FuseProg *p, FVal *f, Value *out) {
+  if (f->node < 0) { *out = f->v; f->v = v_none(); return 0; }
+  Tensor *t = fuse_run(&I->ctx, p, f->node);
+  if (!t) return -1;
+  *out = v_tensor(t);
+  return 0;
+}
+
+/* f as a node of p (a computed value becomes a leaf).  -1 on error, -2 when p is full. */
+static int fval_node(Interp *I, FuseProg *p, FVal *f) {
+  if (f->node >= 0) return f->node;
+  Tensor *t = value_to_tensor(I, f->v, -1);
+  if (!t) return -1;
+  value_decref(f->v);
+  f->v = v_none();
+  int k = fuse_leaf(p, t);
+  if (k >= 0) f->node = k;
+  return k;
+}
+
+static bool fval_tensorish(const FVal *f) { return f->node >= 0 || f->v.type == V_TENSOR; }
+static bool fval_arraylike(const FVal *f) { return f->node >= 0 || is_arraylike(f->v); }
+
+static int fuse_walk(Interp *I, FuseProg *p, Node *n, FVal *out);
+
+/* Combines fa OP fb (binary operator op, or the comparison op when cmp) into out;
+   consumes fa and fb. */
+static int fuse_combine(Interp *I, FuseProg *p, int op, bool cmp, FVal *fa, FVal *fb, FVal *out) {
+  int rc = -1;
+  Value a = v_none(), b = v_none();
+  if ((fval_tensorish(fa) || fval_tensorish(fb)) && fval_arraylike(fa) && fval_arraylike(fb)) {
+    int ka = fval_node(I, p, fa), kb = ka >= 0 ? fval_node(I, p, fb) : ka;
+    if (ka == -1 || kb == -1) goto done;
+    if (ka >= 0 && kb >= 0) {
+      int k = fuse_binary(&I->ctx, p, (BinaryUfunc)binop_ufunc(op), ka, kb);
+      if (k == -1) goto done;
+      if (k >= 0) { out->node = k; out->v = v_none(); return 0; }
+    }
+  }
+  /* unfused */
+  if (fval_take(I, p, fa, &a) < 0 || fval_take(I, p, fb, &b) < 0) goto done;
+  out->node = -1;
+  rc = cmp ? compare_op(I, op, a, b, &out->v)
+           : binary_op(I, op, a, b, elidable_temporary(op, a, b), &out->v);
+done:
+  value_decref(a); value_decref(b);
+  if (fa->node < 0) value_decref(fa->v);
+  if (fb->node < 0) value_decref(fb->v);
+  fa->v = fb->v = v_none();
+  return rc;
+}
+
+static int fuse_walk_inner(Interp *I, FuseProg *p, Node *n, FVal *out) {
+  FVal fa, fb;
+  if (!fusable_node(n)) { out->node = -1; return eval(I, n, &out->v); }
+  if (n->kind == N_UNARY) {
+    if (fuse_walk(I, p, n->a, &fa) < 0) return -1;
+    if (fval_tensorish(&fa)) {
+      int ka = fval_node(I, p, &fa);
+      if (ka == -1) return -1;
+      int k = ka >= 0 ? fuse_unary(&I->ctx, p, UF_NEGATIVE, ka) : ka;
+      if (k == -1) return -1;
+      if (k >= 0) { out->node = k; out->v = v_none(); return 0; }
+    }
+    Value a;
+    if (fval_take(I, p, &fa, &a) < 0) return -1;
+    out->node = -1;
+    int rc = unary_op(I, n->op, a, &out->v);
+    value_decref(a);
+    return rc;
+  }
+  Node *left = n->a, *right = n->kind == N_COMPARE ? n->b->a : n->b;
+  int op = n->kind == N_COMPARE ? n->b->op : n->op;
+  if (fuse_walk(I, p, left, &fa) < 0) return -1;
+  if (fuse_walk(I, p, right, &fb) < 0) {
+    if (fa.node < 0) value_decref(fa.v);
+    return -1;
+  }
+  return fuse_combine(I, p, op, n->kind == N_COMPARE, &fa, &fb, out);
+}
+
+static int fuse_walk(Interp *I, FuseProg *p, Node *n, FVal *out) {
+  if (!fusable_node(n)) { out->node = -1; return eval(I, n, &out->v); }
+  if (++I->depth > MAX_EVAL_DEPTH) { I->depth--; err_recursion(I); return set_pos(I, n); }
+  int rc = fuse_walk_inner(I, p, n, out);
+  I->depth--;
+  return rc < 0 ? set_pos(I, n) : 0;
+}
+
+/* Does n head a tree worth fusing (an operator with an operator operand)? */
+static bool fusion_root(Node *n) {
+  if (!fusable_node(n)) return false;
+  if (n->kind == N_UNARY) return fusable_node(n->a);
+  Node *right = n->kind == N_COMPARE ? n->b->a : n->b;
+  return fusable_node(n->a) || fusable_node(right);
+}
+
+/* Evaluates the fusable tree n into *out (a new reference). */
+static int eval_fused(Interp *I, Node *n, Value *out) {
+  FuseProg *p = fuse_new(&I->ctx);
+  if (!p) return -1;
+  FVal r;
+  int rc = fuse_walk_inner(I, p, n, &r);
+  if (rc == 0) rc = fval_take(I, p, &r, out);
+  fuse_done(&I->ctx, p);
+  return rc;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -1001,12 +1131,14 @@ static int eval_inner(Interp *I, Node *n, Value *out) {
   case N_ELLIPSIS: out->type = V_ELLIPSIS; out->i = 0; return 0;
   case N_NAME: return lookup(I, n, out);
   case N_BINOP:
+    if (fusion_root(n)) return eval_fused(I, n, out);
     if (eval(I, n->a, &a) < 0) return -1;
     if (eval(I, n->b, &b) < 0) { value_decref(a); return -1; }
     rc = binary_op(I, n->op, a, b, elidable_temporary(n->op, a, b), out);
     value_decref(a); value_decref(b);
     return rc;
   case N_UNARY:
+    if (fusion_root(n)) return eval_fused(I, n, out);
     if (eval(I, n->a, &a) < 0) return -1;
     rc = unary_op(I, n->op, a, out);
     value_decref(a);
@@ -1019,7 +1151,7 @@ static int eval_inner(Interp *I, Node *n, Value *out) {
     value_decref(a);
     return eval(I, n->b, out);
   }
-  case N_COMPARE: return eval_compare(I, n, out);
+  case N_COMPARE: return fusion_root(n) ? eval_fused(I, n, out) : eval_compare(I, n, out);
   case N_IFEXP: {
     if (eval(I, n->b, &a) < 0) return -1;
     int t = value_truth(I, a);

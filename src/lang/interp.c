@@ -109,6 +109,7 @@ Interp *interp_new(const tsr_Config *cfg) {
   I->ctx.max_steps = cfg->max_steps;
   I->ctx.flags = cfg->flags;
   ctx_stack_init(&I->ctx);
+  ctx_open_speedups(&I->ctx, 0);   /* buffer cache and thread pool (TSR_NUM_THREADS) */
   I->retval = v_none();
   I->numpy = v_none();
   buf_init(&I->errbuf, &I->ctx);
@@ -157,4 +158,5 @@ void interp_free_contents(Interp *I) {
   buf_free(&I->errbuf);
   I->globals = I->builtins = I->methods = NULL;
   I->retval = I->numpy = v_none();
+  ctx_close_speedups(&I->ctx);   /* stops the pool, returns the cached buffers */
 }

@@ -3,11 +3,13 @@
 ** polling, and the growable text buffer.
 */
 #include "rt.h"
+#include "fuse.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 static void *libc_alloc(void *ud, void *ptr, size_t old_size, size_t new_size) {
   (void)ud; (void)old_size;
@@ -74,29 +76,114 @@ void ctx_free(Ctx *c, void *p, size_t n) {
   c->mem_used -= n;
 }
 
-/* Aligned blocks keep the raw pointer just before the aligned address. */
+/* Aligned blocks keep, just before the aligned address, the raw pointer and the byte count
+   given to ctx_malloc (a cached block may be larger than asked for). */
 #define ALIGN 64
-void *ctx_alloc_aligned(Ctx *c, size_t n) {
-  if (n > SIZE_MAX - ALIGN - sizeof(void *)) return oom(c, n);
-  size_t total = n + ALIGN + sizeof(void *);
-  char *raw = ctx_malloc(c, total);
-  if (!raw) return NULL;
-  uintptr_t a = ((uintptr_t)raw + sizeof(void *) + ALIGN - 1) & ~(uintptr_t)(ALIGN - 1);
+#define HDR (2 * sizeof(void *))
+/* Buffers of at least this many bytes go to the cache when freed (smaller ones are cheap to
+   get from malloc without page faults). */
+#define CACHE_MIN ((size_t)64 << 10)
+/* The cache holds at most this many bytes in all. */
+#define CACHE_MAX ((size_t)512 << 20)
+
+static void *aligned_in(char *raw, size_t total) {
+  uintptr_t a = ((uintptr_t)raw + HDR + ALIGN - 1) & ~(uintptr_t)(ALIGN - 1);
   ((void **)a)[-1] = raw;
+  ((size_t *)a)[-2] = total;
+  return (void *)a;
+}
+
+/* A cached block of total bytes in [need, need + need / 4], best fit, taken out of the cache
+   and accounted in mem_used again; NULL if none. */
+static char *cache_take(Ctx *c, size_t need, size_t *got) {
+  int best = -1;
+  for (int i = 0; i < c->ncached; i++)
+    if (c->cache[i].total >= need && c->cache[i].total - need <= need / 4 &&
+        (best < 0 || c->cache[i].total < c->cache[best].total))
+      best = i;
+  if (best < 0) return NULL;
+  size_t total = c->cache[best].total;
+  if (over_cap(c, total)) return NULL;
+  char *raw = c->cache[best].raw;
+  memmove(&c->cache[best], &c->cache[best + 1], (size_t)(c->ncached - best - 1) * sizeof c->cache[0]);
+  c->ncached--;
+  *got = total;
+  c->cache_bytes -= total;
+  c->mem_used += total;
+  if (c->mem_used > c->mem_peak) c->mem_peak = c->mem_used;
+  return raw;
+}
+
+void ctx_cache_flush(Ctx *c) {
+  for (int i = 0; i < c->ncached; i++) c->alloc(c->alloc_ud, c->cache[i].raw, c->cache[i].total, 0);
+  c->ncached = 0;
+  c->cache_bytes = 0;
+}
+
+void *ctx_alloc_aligned(Ctx *c, size_t n) {
+  if (n > SIZE_MAX - ALIGN - HDR) return oom(c, n);
+  size_t total = n + ALIGN + HDR;
+  char *raw = NULL;
+  size_t got;
+  if (c->ncached && total >= CACHE_MIN && (raw = cache_take(c, total, &got)))
+    return aligned_in(raw, got);
+  /* real memory held must stay under the cap: give back cached blocks first */
+  if (c->ncached && c->mem_max && c->mem_used + c->cache_bytes + total > c->mem_max)
+    ctx_cache_flush(c);
+  raw = ctx_malloc(c, total);
+  if (!raw) return NULL;
+  void *a = aligned_in(raw, total);
 #ifdef MADV_HUGEPAGE
   /* Large tensors: ask for transparent huge pages, as NumPy does, so that first touches of a
      fresh buffer fault 2 MiB at a time instead of 4 KiB. */
   if (n >= ((size_t)4 << 20)) {
-    uintptr_t lo = (a + 4095) & ~(uintptr_t)4095, hi = (a + n) & ~(uintptr_t)4095;
+    uintptr_t lo = ((uintptr_t)a + 4095) & ~(uintptr_t)4095, hi = ((uintptr_t)a + n) & ~(uintptr_t)4095;
     if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
   }
 #endif
-  return (void *)a;
+  return a;
 }
 
 void ctx_free_aligned(Ctx *c, void *p, size_t n) {
+  (void)n;
   if (!p) return;
-  ctx_free(c, ((void **)p)[-1], n + ALIGN + sizeof(void *));
+  void *raw = ((void **)p)[-1];
+  size_t total = ((size_t *)p)[-2];
+  if (c->cache_on && total >= CACHE_MIN && total <= CACHE_MAX) {
+    /* make room: drop the oldest blocks */
+    while (c->ncached && (c->ncached == CTX_CACHE_SLOTS || c->cache_bytes + total > CACHE_MAX)) {
+      c->alloc(c->alloc_ud, c->cache[0].raw, c->cache[0].total, 0);
+      c->cache_bytes -= c->cache[0].total;
+      memmove(&c->cache[0], &c->cache[1], (size_t)(c->ncached - 1) * sizeof c->cache[0]);
+      c->ncached--;
+    }
+    c->cache[c->ncached].raw = raw;
+    c->cache[c->ncached].total = total;
+    c->ncached++;
+    c->cache_bytes += total;
+    c->mem_used -= total;
+    return;
+  }
+  ctx_free(c, raw, total);
+}
+
+void ctx_open_speedups(Ctx *c, int nthreads) {
+  c->cache_on = true;
+  if (nthreads <= 0) {
+    const char *env = getenv("TSR_NUM_THREADS");
+    long k = env && *env ? strtol(env, NULL, 10) : 0;
+    if (k <= 0) k = sysconf(_SC_NPROCESSORS_ONLN);
+    nthreads = k < 1 ? 1 : k > 64 ? 64 : (int)k;
+  }
+  c->nthreads = nthreads;
+}
+
+void ctx_close_speedups(Ctx *c) {
+  pool_stop(c);
+  fuse_drop_spare(c);
+  ctx_cache_flush(c);
+  c->cache_on = false;
+  c->nthreads = 0;
 }
 
 int ctx_verr(Ctx *c, tsr_Status st, const char *kind, const char *fmt, va_list ap) {

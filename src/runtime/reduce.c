@@ -4,6 +4,9 @@
 ** bit (pairwise sums over runs of at most 8192 elements along the innermost memory axis,
 ** sequential accumulation otherwise; see shared/notes/numpy-sums.md).
 */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
 #include "rt.h"
 
 #include <math.h>
@@ -199,6 +202,43 @@ static const RunKernel k_max[DTYPE_COUNT] = { DTYPE_TABLE(X_KMAX) };
 static const RunKernel k_min[DTYPE_COUNT] = { DTYPE_TABLE(X_KMIN) };
 
 /* ------------------------------------------------------------------------------------------
+** Row kernels: out[j] = F(...F(F(out[j], row0[j]), row1[j])..., row_{m-1}[j]) for j < n, the rows
+** rs bytes apart, everything contiguous.  The rows are added in order (NumPy's order for a
+** reduced axis outside the innermost one), four at a time so that out is loaded and stored
+** once per four rows.
+*/
+typedef void (*RowKernel)(const char *in, int64_t rs, char *out, int64_t nrows, int64_t n);
+#define DEFINE_ROWS(NAME, T, F)                                                            \
+  static void NAME(const char *in, int64_t rs, char *out, int64_t nrows, int64_t n) {      \
+    T *restrict o = (T *)out;                                                              \
+    int64_t r = 0;                                                                         \
+    for (; r + 4 <= nrows; r += 4) {                                                       \
+      const T *restrict x0 = (const T *)(in + r * rs), *restrict x1 = (const T *)(in + (r + 1) * rs); \
+      const T *restrict x2 = (const T *)(in + (r + 2) * rs), *restrict x3 = (const T *)(in + (r + 3) * rs); \
+      for (int64_t j = 0; j < n; j++) {                                                    \
+        T v = o[j];                                                                        \
+        v = F(v, x0[j]); v = F(v, x1[j]); v = F(v, x2[j]); v = F(v, x3[j]);               \
+        o[j] = v;                                                                          \
+      }                                                                                    \
+    }                                                                                      \
+    for (; r < nrows; r++) {                                                               \
+      const T *restrict x = (const T *)(in + r * rs);                                      \
+      for (int64_t j = 0; j < n; j++) o[j] = F(o[j], x[j]);                                \
+    }                                                                                      \
+  }
+DEFINE_ROWS(rows_sum_f32, float, OP_ADD)
+DEFINE_ROWS(rows_sum_f64, double, OP_ADD)
+DEFINE_ROWS(rows_sum_u64, uint64_t, OP_ADD)
+#define DEFINE_ROWS_MAXMIN(ENUM, T, NAME, KIND)                                            \
+  DEFINE_ROWS(rows_max_i_##T, T, OP_MAX_I) DEFINE_ROWS(rows_min_i_##T, T, OP_MIN_I)         \
+  DEFINE_ROWS(rows_max_f_##T, T, OP_MAX_F) DEFINE_ROWS(rows_min_f_##T, T, OP_MIN_F)
+DTYPE_TABLE(DEFINE_ROWS_MAXMIN)
+#define X_RMAX(ENUM, T, NAME, KIND) [ENUM] = KIND == 'f' ? rows_max_f_##T : rows_max_i_##T,
+#define X_RMIN(ENUM, T, NAME, KIND) [ENUM] = KIND == 'f' ? rows_min_f_##T : rows_min_i_##T,
+static const RowKernel rows_max[DTYPE_COUNT] = { DTYPE_TABLE(X_RMAX) };
+static const RowKernel rows_min[DTYPE_COUNT] = { DTYPE_TABLE(X_RMIN) };
+
+/* ------------------------------------------------------------------------------------------
 ** The reduction plan: the input's dims of size > 1 ordered as NumPy's iterator orders them
 ** (largest |stride| outermost; zero strides do not constrain the order; ties keep the logical
 ** order), with neighbours coalesced when both are reduced or both kept and contiguous with each
@@ -256,6 +296,157 @@ static void plan_init(Plan *p, int ndim, const int64_t *shape, const int64_t *is
     p->nd = 1;
     p->n[0] = 1; p->is[0] = 0; p->os[0] = 0; p->red[0] = true;
   }
+}
+
+/* Elements from which a reduction uses the thread pool, and per thread at the least. */
+#define RED_PAR_MIN 131072
+#define RED_PAR_GRAIN 32768
+
+/* A reduction without casts: kernel k (and row kernel rk, or NULL) over plan p. */
+typedef struct Fast {
+  Plan p;
+  const char *in;
+  char *out;
+  RunKernel k;
+  RowKernel rk;
+  int split;          /* the plan dim cut between threads */
+  bool partials;      /* may a full reduction fold chunks separately (not float prod)? */
+} Fast;
+
+/* Runs f over the whole of its plan (no casts, no polling).  The innermost run is cut into
+   CHUNK-element runs, as NumPy's iterator hands them over; when the innermost dim is kept and
+   the next one reduced, the row kernel takes both at once. */
+static void fast_run(const Fast *f, const char *in, char *out, const int64_t *ns) {
+  const Plan *p = &f->p;
+  int nd = p->nd, inner = nd - 1;
+  int64_t idx[TSR_MAXDIMS] = {0};
+  bool rows = f->rk && nd >= 2 && !p->red[nd - 1] && p->red[nd - 2] && p->os[nd - 2] == 0;
+  if (rows) inner = nd - 2;
+  int64_t n = ns[nd - 1], is = p->is[nd - 1], os = p->os[nd - 1];
+  for (;;) {
+    if (rows) {
+      f->rk(in, p->is[nd - 2], out, ns[nd - 2], n);
+    } else {
+      for (int64_t s = 0; s < n; s += CHUNK) {
+        int64_t m = n - s < CHUNK ? n - s : CHUNK;
+        f->k(in + s * is, is, out + s * os, os, m);
+      }
+    }
+    int d = inner - 1;
+    for (; d >= 0; d--) {
+      in += p->is[d];
+      out += p->os[d];
+      if (++idx[d] < ns[d]) break;
+      in -= p->is[d] * ns[d];
+      out -= p->os[d] * ns[d];
+      idx[d] = 0;
+    }
+    if (d < 0) break;
+  }
+}
+
+/* Pool task: the part [lo, hi) of the kept dim f->split. */
+static void fast_task(void *arg, int64_t lo, int64_t hi) {
+  const Fast *f = arg;
+  int64_t ns[TSR_MAXDIMS];
+  for (int i = 0; i < f->p.nd; i++) ns[i] = f->p.n[i];
+  ns[f->split] = hi - lo;
+  fast_run(f, f->in + lo * f->p.is[f->split], f->out + lo * f->p.os[f->split], ns);
+}
+
+/* A full reduction of one run (plan of one reduced dim): the CHUNK-element pieces are folded
+   into private accumulators in parallel, then into out one after the other, in order: the
+   same additions as the serial loop. */
+typedef struct Partials {
+  const Fast *f;
+  char *acc;          /* one accumulator per chunk, each starting as out's initial value */
+  int64_t csz;
+} Partials;
+
+static void partials_task(void *arg, int64_t lo, int64_t hi) {
+  const Partials *q = arg;
+  const Fast *f = q->f;
+  int64_t n = f->p.n[0], is = f->p.is[0];
+  for (int64_t i = lo; i < hi; i++) {
+    int64_t s = i * CHUNK, m = n - s < CHUNK ? n - s : CHUNK;
+    f->k(f->in + s * is, is, q->acc + i * q->csz, 0, m);
+  }
+}
+
+/* Runs a cast-free reduction, on the pool when large.  Returns 0 or -1 (interrupt, memory). */
+static int fast_reduce(Ctx *c, Fast *f, int64_t csz) {
+  const Plan *p = &f->p;
+  int64_t total = 1;
+  for (int i = 0; i < p->nd; i++) total *= p->n[i];
+  if (c->nthreads > 1 && total >= RED_PAR_MIN) {
+    int best = -1;
+    for (int i = 0; i < p->nd; i++)
+      if (!p->red[i] && (best < 0 || p->n[i] > p->n[best])) best = i;
+    if (best >= 0 && p->n[best] >= 2) {
+      f->split = best;
+      int64_t grain = RED_PAR_GRAIN / (total / p->n[best]) + 1;
+      if (pool_width(c, p->n[best], grain) > 1) {
+        pool_parallel_for(c, p->n[best], grain, fast_task, f);
+        return ctx_poll(c, (uint64_t)total / 4096);
+      }
+    } else if (best < 0 && p->nd == 1 && f->partials) {
+      int64_t nchunks = (p->n[0] + CHUNK - 1) / CHUNK;
+      Partials q = {f, NULL, csz};
+      if (!(q.acc = ctx_malloc(c, (size_t)(nchunks * csz)))) return -1;
+      for (int64_t i = 0; i < nchunks; i++) memcpy(q.acc + i * csz, f->out, (size_t)csz);
+      pool_parallel_for(c, nchunks, RED_PAR_GRAIN / CHUNK, partials_task, &q);
+      for (int64_t i = 0; i < nchunks; i++) f->k(q.acc + i * csz, csz, f->out, 0, 1);
+      ctx_free(c, q.acc, (size_t)(nchunks * csz));
+      return ctx_poll(c, (uint64_t)total / 4096);
+    }
+  }
+  /* serial: slices of the outermost dim, polling in between (a one-dim plan is cut at
+     multiples of CHUNK so that the chunks stay NumPy's) */
+  int64_t ns[TSR_MAXDIMS];
+  for (int i = 0; i < p->nd; i++) ns[i] = p->n[i];
+  int64_t per = total / (p->n[0] ? p->n[0] : 1), step = POLL_EVERY * 16 / (per ? per : 1) + 1;
+  if (p->nd == 1) step = (step + CHUNK - 1) / CHUNK * CHUNK;
+  for (int64_t lo = 0; lo < p->n[0]; lo += step) {
+    ns[0] = p->n[0] - lo < step ? p->n[0] - lo : step;
+    fast_run(f, f->in + lo * p->is[0], f->out + lo * p->os[0], ns);
+    if (ctx_poll(c, (uint64_t)(ns[0] * per) / 4096)) return -1;
+  }
+  return 0;
+}
+
+/* A float sum over every dim of a plan that does not coalesce into one run: NumPy's buffered
+   iterator copies the elements, in iteration order, into CHUNK-element buffers that run across
+   the rows, and sums each buffer pairwise.  tmp holds CHUNK elements of cdt.  Polls c. */
+static int gather_sum(Ctx *c, const Plan *p, const char *in, DType in_dt, char *out, DType cdt,
+                      RunKernel k, char *tmp) {
+  int nd = p->nd;
+  int64_t idx[TSR_MAXDIMS] = {0};
+  int64_t n = p->n[nd - 1], is = p->is[nd - 1], csz = (int64_t)dtype_size(cdt), fill = 0;
+  uint64_t work = 0;
+  for (;;) {
+    for (int64_t s = 0; s < n;) {
+      int64_t m = n - s < CHUNK - fill ? n - s : CHUNK - fill;
+      dtype_cast_strided(cdt, tmp + fill * csz, csz, in_dt, in + s * is, is, m);
+      fill += m;
+      s += m;
+      if (fill == CHUNK) { k(tmp, csz, out, 0, CHUNK); fill = 0; }
+    }
+    work += (uint64_t)n;
+    if (work >= POLL_EVERY) {
+      if (ctx_poll(c, work / 4096)) return -1;
+      work %= 4096;
+    }
+    int d = nd - 2;
+    for (; d >= 0; d--) {
+      in += p->is[d];
+      if (++idx[d] < p->n[d]) break;
+      in -= p->is[d] * p->n[d];
+      idx[d] = 0;
+    }
+    if (d < 0) break;
+  }
+  if (fill) k(tmp, csz, out, 0, fill);
+  return ctx_poll(c, work / 4096);
 }
 
 /* Runs kernel k over the plan: every innermost run is cut into chunks of at most CHUNK
@@ -403,6 +594,28 @@ static Tensor *reduce_into(Ctx *c, Reduction op, Tensor *t, const bool *red, boo
   case RED_ALL: k = k_all; break;
   case RED_ANY: k = k_any; break;
   default: break;
+  }
+  bool all_reduced = true;
+  for (int i = 0; i < p.nd; i++) all_reduced = all_reduced && p.red[i];
+  if (op == RED_SUM && dtype_is_float(cdt) && all_reduced && p.nd > 1) {
+    int rc;
+    if (!(tmp = ctx_malloc(c, CHUNK * csz))) goto fail;
+    rc = gather_sum(c, &p, tensor_data(t), t->dtype, tensor_data(acc), cdt, k, tmp);
+    ctx_free(c, tmp, CHUNK * csz);
+    if (rc) { tensor_release(acc); return NULL; }
+    return acc;
+  }
+  if (t->dtype == cdt && op != RED_ALL && op != RED_ANY) {
+    bool flt = dtype_is_float(cdt);
+    Fast f = {p, tensor_data(t), tensor_data(acc), k, NULL, 0, !(op == RED_PROD && flt)};
+    switch (op) {
+    case RED_SUM: f.rk = cdt == TSR_FLOAT32 ? rows_sum_f32 : flt ? rows_sum_f64 : rows_sum_u64; break;
+    case RED_MAX: f.rk = rows_max[cdt]; break;
+    case RED_MIN: f.rk = rows_min[cdt]; break;
+    default: break;
+    }
+    if (fast_reduce(c, &f, (int64_t)csz)) goto fail;
+    return acc;
   }
   if (t->dtype != cdt && !(tmp = ctx_malloc(c, CHUNK * csz))) goto fail;
   if (plan_run(c, &p, tensor_data(t), t->dtype, tensor_data(acc), cdt, k, tmp)) goto fail;

@@ -40,6 +40,7 @@ enum { FLOATMODE_FIXED, FLOATMODE_UNIQUE, FLOATMODE_MAXPREC, FLOATMODE_MAXPREC_E
 ** Ctx: what the runtime needs from its owner (the interpreter state): the allocator and the
 ** memory account, the error slot, the interrupt flag and step budget, print options.
 */
+#define CTX_CACHE_SLOTS 8
 typedef struct Ctx {
   void *(*alloc)(void *ud, void *ptr, size_t old_size, size_t new_size);
   void *alloc_ud;
@@ -56,6 +57,15 @@ typedef struct Ctx {
   char *stack_limit;
   unsigned long stack_thread;
   bool stack_known;
+  /* Speed (ctx.c, pool.c), both off until ctx_open_speedups: a cache of freed large tensor
+     buffers reused by later allocations (its bytes are not in mem_used), and a thread pool. */
+  bool cache_on;
+  int ncached;
+  size_t cache_bytes;
+  struct { void *raw; size_t total; } cache[CTX_CACHE_SLOTS];
+  int nthreads;                        /* threads for large kernels; <= 1 = serial */
+  struct Pool *pool;                   /* started on first use */
+  void *fuse_spare;                    /* a fused-evaluation program kept for reuse (fuse.c) */
 } Ctx;
 
 /* Sets c's C stack guard for the calling thread (its stack bounds from pthread_getattr_np,
@@ -69,6 +79,27 @@ RT_HIDDEN void ctx_stack_init(Ctx *c);
 static inline bool ctx_stack_exhausted(const Ctx *c) {
   return c->stack_limit && (char *)__builtin_frame_address(0) < c->stack_limit;
 }
+
+/* Turns on the buffer cache and the thread pool for c: nthreads threads for large kernels,
+   or, when nthreads <= 0, TSR_NUM_THREADS from the environment, else the number of online
+   cores.  ctx_close_speedups stops the pool and frees the cached buffers (call it before the
+   owner frees c). */
+RT_HIDDEN void ctx_open_speedups(Ctx *c, int nthreads);
+RT_HIDDEN void ctx_close_speedups(Ctx *c);
+/* Frees every cached buffer (also done when an allocation would pass mem_max). */
+RT_HIDDEN void ctx_cache_flush(Ctx *c);
+
+/* The pool (pool.c).  A PoolTask handles the items [lo, hi) of a parallel loop; it must not
+   touch the Ctx (no allocation, no errors, no polling) and must give results that do not
+   depend on how [0, n) is split. */
+typedef void (*PoolTask)(void *arg, int64_t lo, int64_t hi);
+/* Runs task over [0, n) in pieces of at least `grain` items on c's pool threads and the
+   calling thread, and returns when all are done.  Serial (one call task(arg, 0, n)) when c
+   has no threads, n < 2 * grain, or the pool cannot start. */
+RT_HIDDEN void pool_parallel_for(Ctx *c, int64_t n, int64_t grain, PoolTask task, void *arg);
+/* How many threads pool_parallel_for would use for n items of the given grain (>= 1). */
+RT_HIDDEN int pool_width(const Ctx *c, int64_t n, int64_t grain);
+RT_HIDDEN void pool_stop(Ctx *c);
 
 /* Initialises c with the given allocator (NULL = libc) and default print options. */
 RT_HIDDEN void ctx_init(Ctx *c, void *(*alloc)(void *, void *, size_t, size_t), void *ud);
@@ -322,6 +353,10 @@ typedef void (*InnerLoop)(char **data, const int64_t *steps, int64_t n, void *au
    same shape (use tensor_broadcast_to).  Drops size-1 dims, orders and coalesces dims,
    calls loop on runs of the innermost dim, polls c per chunk.  Returns 0 or -1. */
 RT_HIDDEN int iter_run(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux);
+/* iter_run that splits large work (ITER_PAR_MIN elements and more) over c's thread pool:
+   loop must then be safe to run concurrently on disjoint parts (it may read aux, not write
+   it).  Results are the same for any thread count. */
+RT_HIDDEN int iter_run_parallel(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux);
 
 /* ------------------------------------------------------------------------------------------
 ** ufuncs.  One table generates enums, names and dispatch.

@@ -8,6 +8,7 @@
 #pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
 #endif
 #include "rt.h"
+#include "fuse.h"
 
 #include <float.h>
 #include <math.h>
@@ -722,8 +723,8 @@ static Tensor *run_kernel(Ctx *c, const char *name, int nin, Tensor *const *in,
     ca.dst[k] = in_dt[k];
     if (ca.src[k] != ca.dst[k]) need_cast = true;
   }
-  if (need_cast ? iter_run(c, nin + 1, ops, cast_wrapper, &ca) < 0
-                : iter_run(c, nin + 1, ops, loop, aux) < 0)
+  if (need_cast ? iter_run_parallel(c, nin + 1, ops, cast_wrapper, &ca) < 0
+                : iter_run_parallel(c, nin + 1, ops, loop, aux) < 0)
     goto fail;
   if (out && ops[0] != out) {
     if (tensor_assign(c, out, ops[0]) < 0) goto fail;
@@ -756,17 +757,16 @@ static int has_negative(Ctx *c, Tensor *t, bool *found) {
   return r;
 }
 
-Tensor *ufunc_binary(Ctx *c, BinaryUfunc op, Tensor *a, Tensor *b, Tensor *out) {
+int ufunc_binary_resolve(Ctx *c, BinaryUfunc op, Tensor *a, Tensor *b, DType *ct_out,
+                         DType *ot_out) {
   const char *name = binary_ufunc_names[op];
   Tensor *in[2] = {a, b};
-  DType ct = common_dtype(2, in), ot;
+  DType ct = common_dtype(2, in);
   switch (op) {
   case UF_SUBTRACT:
-    if (ct == TSR_BOOL) {
-      ERR_TYPE(c, "numpy boolean subtract, the `-` operator, is not supported, use the "
-                  "bitwise_xor, the `^` operator, or the logical_xor function instead.");
-      return NULL;
-    }
+    if (ct == TSR_BOOL)
+      return ERR_TYPE(c, "numpy boolean subtract, the `-` operator, is not supported, use the "
+                         "bitwise_xor, the `^` operator, or the logical_xor function instead.");
     break;
   case UF_TRUE_DIVIDE:
     if (!dtype_is_float(ct)) ct = TSR_FLOAT64;
@@ -774,22 +774,39 @@ Tensor *ufunc_binary(Ctx *c, BinaryUfunc op, Tensor *a, Tensor *b, Tensor *out) 
   case UF_FLOOR_DIVIDE: case UF_REMAINDER: case UF_POWER: case UF_LEFT_SHIFT:
   case UF_RIGHT_SHIFT: case UF_BITWISE_AND: case UF_BITWISE_OR: case UF_BITWISE_XOR:
   case UF_ARCTAN2: case UF_HYPOT: case UF_COPYSIGN:
-    if (linear_resolve(op, 2, in, &ct) < 0) { no_loop_error(c, name); return NULL; }
+    if (linear_resolve(op, 2, in, &ct) < 0) return no_loop_error(c, name);
     break;
   default:
     break;
   }
-  if (!binary_loops[op][ct]) { no_loop_error(c, name); return NULL; }
-  ot = binary_is_predicate(op) ? TSR_BOOL : ct;
+  if (!binary_loops[op][ct]) return no_loop_error(c, name);
+  *ct_out = ct;
+  *ot_out = binary_is_predicate(op) ? TSR_BOOL : ct;
+  /* exact comparison of signed integers with uint64; integer powers check their exponents */
+  if (ct == TSR_FLOAT64 && op >= UF_EQUAL && op <= UF_GREATER_EQUAL && !a->weak && !b->weak &&
+      dtype_is_int(a->dtype) && dtype_is_int(b->dtype))
+    return 1;
+  if (op == UF_POWER && dtype_is_int(ct) && !dtype_is_unsigned(ct)) return 1;
+  return 0;
+}
+
+InnerLoop ufunc_binary_loop(BinaryUfunc op, DType ct) { return binary_loops[op][ct]; }
+InnerLoop ufunc_unary_loop(UnaryUfunc op, DType ct) { return unary_loops[op][ct]; }
+
+Tensor *ufunc_binary(Ctx *c, BinaryUfunc op, Tensor *a, Tensor *b, Tensor *out) {
+  const char *name = binary_ufunc_names[op];
+  Tensor *in[2] = {a, b};
+  DType ct, ot;
+  int special = ufunc_binary_resolve(c, op, a, b, &ct, &ot);
+  if (special < 0) return NULL;
 
   /* exact comparison of signed integers with uint64 (promotion would go through float64) */
-  if (ct == TSR_FLOAT64 && op >= UF_EQUAL && op <= UF_GREATER_EQUAL && !a->weak && !b->weak &&
-      dtype_is_int(a->dtype) && dtype_is_int(b->dtype)) {
+  if (special && op != UF_POWER) {
     MixedCmp m = {op, a->dtype == TSR_UINT64};
     DType dts[2] = {m.swapped ? TSR_UINT64 : TSR_INT64, m.swapped ? TSR_INT64 : TSR_UINT64};
     return run_kernel(c, name, 2, in, dts, ot, out, mixed_cmp_loop, &m);
   }
-  if (op == UF_POWER && dtype_is_int(ct) && !dtype_is_unsigned(ct)) {
+  if (special) {
     bool neg;
     if (has_negative(c, b, &neg) < 0) return NULL;
     if (neg) { ERR_VALUE(c, "Integers to negative integer powers are not allowed."); return NULL; }
@@ -798,24 +815,20 @@ Tensor *ufunc_binary(Ctx *c, BinaryUfunc op, Tensor *a, Tensor *b, Tensor *out) 
   return run_kernel(c, name, 2, in, dts, ot, out, binary_loops[op][ct], NULL);
 }
 
-Tensor *ufunc_unary(Ctx *c, UnaryUfunc op, Tensor *a, Tensor *out) {
+int ufunc_unary_resolve(Ctx *c, UnaryUfunc op, Tensor *a, DType *ct_out, DType *ot_out) {
   const char *name = unary_ufunc_names[op];
-  DType ct = a->dtype, ot;
+  DType ct = a->dtype;
   switch (op) {
   case UF_NEGATIVE:
-    if (ct == TSR_BOOL) {
-      ERR_TYPE(c, "The numpy boolean negative, the `-` operator, is not supported, use the "
-                  "`~` operator or the logical_not function instead.");
-      return NULL;
-    }
+    if (ct == TSR_BOOL)
+      return ERR_TYPE(c, "The numpy boolean negative, the `-` operator, is not supported, use "
+                         "the `~` operator or the logical_not function instead.");
     break;
   case UF_POSITIVE: case UF_SIGN:
-    if (ct == TSR_BOOL) {
-      ctx_err(c, TSR_ERR_TYPE, "UFuncTypeError (TypeError)",
-              "ufunc '%s' did not contain a loop with signature matching types "
-              "<class 'numpy.dtype[bool_]'> -> None", name);
-      return NULL;
-    }
+    if (ct == TSR_BOOL)
+      return ctx_err(c, TSR_ERR_TYPE, "UFuncTypeError (TypeError)",
+                     "ufunc '%s' did not contain a loop with signature matching types "
+                     "<class 'numpy.dtype[bool_]'> -> None", name);
     break;
   case UF_SQUARE: case UF_RECIPROCAL:
     if (ct == TSR_BOOL) ct = TSR_INT8;
@@ -827,10 +840,17 @@ Tensor *ufunc_unary(Ctx *c, UnaryUfunc op, Tensor *a, Tensor *out) {
     ct = float_for(ct);
     break;
   }
-  if (!unary_loops[op][ct]) { no_loop_error(c, name); return NULL; }
-  ot = (op == UF_ISNAN || op == UF_ISINF || op == UF_ISFINITE || op == UF_LOGICAL_NOT)
-           ? TSR_BOOL : ct;
-  return run_kernel(c, name, 1, &a, &ct, ot, out, unary_loops[op][ct], NULL);
+  if (!unary_loops[op][ct]) return no_loop_error(c, name);
+  *ct_out = ct;
+  *ot_out = (op == UF_ISNAN || op == UF_ISINF || op == UF_ISFINITE || op == UF_LOGICAL_NOT)
+                ? TSR_BOOL : ct;
+  return 0;
+}
+
+Tensor *ufunc_unary(Ctx *c, UnaryUfunc op, Tensor *a, Tensor *out) {
+  DType ct, ot;
+  if (ufunc_unary_resolve(c, op, a, &ct, &ot) < 0) return NULL;
+  return run_kernel(c, unary_ufunc_names[op], 1, &a, &ct, ot, out, unary_loops[op][ct], NULL);
 }
 
 /* ---------------------------------------------------------------------------------------- */

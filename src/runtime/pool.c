@@ -1,0 +1,127 @@
+/*
+** pool.c -- a small thread pool per interpreter state for large elementwise, fused and
+** reduction kernels.  The calling thread works too; idle workers sleep on a condition
+** variable, so they never compete with OpenBLAS's threads (tsr never runs BLAS and a pool
+** loop at the same time).  Work is cut into ranges that tasks must treat independently, so
+** results never depend on the number of threads.
+*/
+#include "rt.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#define POOL_MAX 64
+
+struct Pool {
+  int nworkers;
+  pthread_t th[POOL_MAX];
+  pthread_mutex_t mu;
+  pthread_cond_t wake, done;
+  uint64_t gen;            /* bumped for every parallel loop */
+  int busy;                /* workers still inside the current loop */
+  bool stop;
+  /* the current loop */
+  PoolTask task;
+  void *arg;
+  int64_t n, nparts;
+  atomic_int_fast64_t next;   /* next part to take */
+};
+
+/* Takes parts of the current loop until none are left. */
+static void run_parts(struct Pool *p) {
+  for (;;) {
+    int64_t k = atomic_fetch_add(&p->next, 1);
+    if (k >= p->nparts) return;
+    int64_t lo = p->n * k / p->nparts, hi = p->n * (k + 1) / p->nparts;
+    if (hi > lo) p->task(p->arg, lo, hi);
+  }
+}
+
+static void *worker(void *arg) {
+  struct Pool *p = arg;
+  uint64_t seen = 0;
+  pthread_mutex_lock(&p->mu);
+  for (;;) {
+    while (!p->stop && p->gen == seen) pthread_cond_wait(&p->wake, &p->mu);
+    if (p->stop) break;
+    seen = p->gen;
+    pthread_mutex_unlock(&p->mu);
+    run_parts(p);
+    pthread_mutex_lock(&p->mu);
+    if (--p->busy == 0) pthread_cond_signal(&p->done);
+  }
+  pthread_mutex_unlock(&p->mu);
+  return NULL;
+}
+
+/* Starts c's pool with c->nthreads - 1 workers (the caller is the last thread).  The pool
+   object comes from malloc, not the Ctx allocator: it is not tensor memory, and a failure
+   only means running serially.  Returns the pool or NULL. */
+static struct Pool *pool_start(Ctx *c) {
+  struct Pool *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  if (pthread_mutex_init(&p->mu, NULL)) { free(p); return NULL; }
+  if (pthread_cond_init(&p->wake, NULL)) { pthread_mutex_destroy(&p->mu); free(p); return NULL; }
+  if (pthread_cond_init(&p->done, NULL)) {
+    pthread_cond_destroy(&p->wake); pthread_mutex_destroy(&p->mu); free(p); return NULL;
+  }
+  int want = c->nthreads - 1;
+  if (want > POOL_MAX) want = POOL_MAX;
+  for (int i = 0; i < want; i++) {
+    if (pthread_create(&p->th[i], NULL, worker, p)) break;
+    p->nworkers++;
+  }
+  c->pool = p;
+  if (p->nworkers == 0) { pool_stop(c); c->nthreads = 1; return NULL; }
+  return p;
+}
+
+void pool_stop(Ctx *c) {
+  struct Pool *p = c->pool;
+  if (!p) return;
+  pthread_mutex_lock(&p->mu);
+  p->stop = true;
+  pthread_cond_broadcast(&p->wake);
+  pthread_mutex_unlock(&p->mu);
+  for (int i = 0; i < p->nworkers; i++) pthread_join(p->th[i], NULL);
+  pthread_cond_destroy(&p->done);
+  pthread_cond_destroy(&p->wake);
+  pthread_mutex_destroy(&p->mu);
+  free(p);
+  c->pool = NULL;
+}
+
+int pool_width(const Ctx *c, int64_t n, int64_t grain) {
+  if (c->nthreads <= 1 || grain < 1 || n < 2 * grain) return 1;
+  int64_t w = n / grain;
+  return w < c->nthreads ? (int)w : c->nthreads;
+}
+
+void pool_parallel_for(Ctx *c, int64_t n, int64_t grain, PoolTask task, void *arg) {
+  int width = pool_width(c, n, grain);
+  struct Pool *p = c->pool;
+  if (width > 1 && !p) p = pool_start(c);
+  if (width <= 1 || !p) {
+    if (n > 0) task(arg, 0, n);
+    return;
+  }
+  if (width > p->nworkers + 1) width = p->nworkers + 1;
+  pthread_mutex_lock(&p->mu);
+  p->task = task;
+  p->arg = arg;
+  p->n = n;
+  /* a few parts per thread evens out a busy machine */
+  int64_t parts = (int64_t)width * 4;
+  p->nparts = parts < n / grain ? parts : n / grain;
+  if (p->nparts < width) p->nparts = width;
+  atomic_store(&p->next, 0);
+  p->busy = p->nworkers;
+  p->gen++;
+  pthread_cond_broadcast(&p->wake);
+  pthread_mutex_unlock(&p->mu);
+  run_parts(p);
+  pthread_mutex_lock(&p->mu);
+  while (p->busy > 0) pthread_cond_wait(&p->done, &p->mu);
+  pthread_mutex_unlock(&p->mu);
+}

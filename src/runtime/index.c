@@ -109,8 +109,6 @@ static int plan_build(Ctx *c, Tensor *t, const IndexItem *items, int n, bool adv
     case IDX_NEWAXIS: break;
     case IDX_ARRAY:
       if (it->array->dtype == TSR_BOOL) {
-        if (it->array->ndim == 0)
-          return ERR_INDEX(c, "0-d boolean indices are not supported");
         consumed += it->array->ndim;
       } else if (!dtype_is_int(it->array->dtype) && tensor_size(it->array) > 0) {
         return ERR_INDEX(c, "arrays used as indices must be of integer (or boolean) type");
@@ -180,7 +178,20 @@ static int plan_build(Ctx *c, Tensor *t, const IndexItem *items, int n, bool adv
       vn++;
       break;
     case IDX_ARRAY:
-      if (it->array->dtype == TSR_BOOL) {
+      if (it->array->dtype == TSR_BOOL && it->array->ndim == 0) {
+        /* a 0-d mask: a new axis of length 1 indexed by [0] (True) or by [] (False) */
+        int64_t count = *(const bool *)tensor_data(it->array) ? 1 : 0;
+        Tensor *r = tensor_zeros(c, TSR_INT64, 1, &count);
+        if (!r) return -1;
+        p->masks[p->nmasks++] = r;
+        AdvIndex *a = &p->adv[p->nadv++];
+        a->src = r;
+        a->vax = vn;
+        a->taxis = axis;
+        p->vshape[vn] = 1;
+        p->vstrides[vn] = 0;
+        vn++;
+      } else if (it->array->dtype == TSR_BOOL) {
         Tensor *m = it->array;
         for (int d = 0; d < m->ndim; d++)
           if (m->shape[d] != t->shape[axis + d])
@@ -372,6 +383,14 @@ static bool has_array(const IndexItem *items, int n) {
   return false;
 }
 
+/* Does the index select one element by integers alone (x[1, 2] on a 2-d x), so that NumPy
+   reads or writes a scalar? */
+bool index_is_element(const Tensor *t, const IndexItem *items, int n) {
+  if (n != t->ndim) return false;
+  for (int j = 0; j < n; j++) if (items[j].kind != IDX_INT) return false;
+  return true;
+}
+
 /* x[items]: a view for basic indexing (a 0-d copy when integers select a single element and
    no Ellipsis is present, as NumPy returns a scalar then); a copy for advanced indexing. */
 Tensor *index_get(Ctx *c, Tensor *t, const IndexItem *items, int n) {
@@ -410,9 +429,29 @@ int index_set(Ctx *c, Tensor *t, const IndexItem *items, int n, Tensor *value) {
   bool adv = has_array(items, n);
   if (plan_build(c, t, items, n, adv, &p) < 0) goto done;
   if (!adv) {
+    if (index_is_element(t, items, n) && tensor_size(value) != 1) {
+      ERR_VALUE(c, "setting an array element with a sequence.");
+      goto done;
+    }
     v = tensor_view(t, p.vndim, p.vshape, p.vstrides, p.voffset);
     if (v) rc = tensor_assign(c, v, value);
     goto done;
+  }
+  if (n == 1 && items[0].kind == IDX_ARRAY && items[0].array->dtype == TSR_BOOL &&
+      items[0].array->ndim == t->ndim && t->ndim > 0) {
+    /* a single full-rank mask: NumPy's boolean-assignment path and its own messages */
+    int64_t count = p.adv[0].src->shape[0];
+    if (value->ndim > 1) {
+      ERR_TYPE(c, "NumPy boolean array indexing assignment requires a 0 or 1-dimensional "
+                  "input, input has %d dimensions", value->ndim);
+      goto done;
+    }
+    if (value->ndim == 1 && value->shape[0] != count && value->shape[0] != 1) {
+      ERR_VALUE(c, "NumPy boolean array indexing assignment cannot assign %lld input values "
+                   "to the %lld output values where the mask is true",
+                (long long)value->shape[0], (long long)count);
+      goto done;
+    }
   }
   if (adv_prepare(c, &p, &g) < 0) goto done;
   /* the value, in t's dtype and not sharing memory with t */

@@ -288,6 +288,10 @@ typedef struct IndexItem {
    size 4", "too many indices for array: array is 1-dimensional, but 2 were indexed",
    ValueError "slice step cannot be zero". */
 RT_HIDDEN Tensor *index_get(Ctx *c, Tensor *t, const IndexItem *items, int n);
+/* Do the items select a single element by integers alone (n == ndim, every item IDX_INT)?
+   NumPy then assigns a scalar: a value of more than one element is ValueError "setting an
+   array element with a sequence.". */
+RT_HIDDEN bool index_is_element(const Tensor *t, const IndexItem *items, int n);
 /* x[items...] = value (broadcast, cast, in place). */
 RT_HIDDEN int index_set(Ctx *c, Tensor *t, const IndexItem *items, int n, Tensor *value);
 

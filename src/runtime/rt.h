@@ -295,6 +295,15 @@ RT_HIDDEN bool index_is_element(const Tensor *t, const IndexItem *items, int n);
 /* x[items...] = value (broadcast, cast, in place). */
 RT_HIDDEN int index_set(Ctx *c, Tensor *t, const IndexItem *items, int n, Tensor *value);
 
+/* --- sorting along one axis (sort.c): a stable merge sort, NaN after every number --- */
+/* numpy.argsort(t, axis): int64 indices of t's shape (a 0-d t gives 0-d 0); axis in
+   [0, ndim).  Stable, so ties keep their order (NumPy's kind='stable').  New reference. */
+RT_HIDDEN Tensor *sort_argsort(Ctx *c, Tensor *t, int axis);
+/* numpy.sort(t, axis): a sorted C-contiguous copy of t's dtype and shape.  New reference. */
+RT_HIDDEN Tensor *sort_sorted(Ctx *c, Tensor *t, int axis);
+/* ndarray.sort(axis): sorts t's lanes in place (ValueError when t is read-only); 0 or -1. */
+RT_HIDDEN int sort_inplace(Ctx *c, Tensor *t, int axis);
+
 /* ------------------------------------------------------------------------------------------
 ** The iteration engine.  A kernel's inner loop sees n elements of each of nop operands:
 ** data[k] points at the first element of operand k, steps[k] is its stride in BYTES.

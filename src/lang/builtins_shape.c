@@ -63,11 +63,18 @@ static int split_common(Interp *I, const Args *a, const char *name, bool equal, 
   Tensor **parts = NULL;
   int64_t nparts = 0, cap = 0;
   int rc = -1, axis = 0;
-  if (t->ndim == 0) {
-    ERR_AXIS(c, "axis 0 is out of bounds for array of dimension 0");
+  if (given(s[2])) {
+    int64_t ax;
+    if (value_to_int(I, s[2], &ax)) goto done;
+    if (ax < -(int64_t)t->ndim || ax >= t->ndim) {
+      IERR_INDEX(I, "tuple index out of range");
+      goto done;
+    }
+    axis = (int)(ax < 0 ? ax + t->ndim : ax);
+  } else if (t->ndim == 0) {
+    IERR_INDEX(I, "tuple index out of range");
     goto done;
   }
-  if (given(s[2]) && axis_arg(I, s[2], t->ndim, &axis)) goto done;
   int64_t len = t->shape[axis];
   bool by_index = s[1].type == V_LIST || s[1].type == V_TUPLE ||
                   (s[1].type == V_TENSOR && s[1].t->ndim > 0);
@@ -80,6 +87,10 @@ static int split_common(Interp *I, const Args *a, const char *name, bool equal, 
   } else {
     int64_t sections;
     if (value_to_int(I, s[1], &sections)) goto done;
+    if (equal && sections == 0) {
+      ERR_ZERODIV(c, "integer modulo by zero");
+      goto done;
+    }
     if (sections <= 0) { IERR_VALUE(I, "number sections must be larger than 0."); goto done; }
     if (equal && len % sections != 0) {
       IERR_VALUE(I, "array split does not result in an equal division");
@@ -268,11 +279,6 @@ static int bi_repeat(Interp *I, const Args *a, Value *out) {
     goto done;
   }
   if (!(counts = value_to_tensor_strong(I, s[1], -1))) goto done;
-  if (!dtype_is_int(counts->dtype) && counts->dtype != TSR_BOOL) {
-    IERR_TYPE(I, "Cannot cast array data from dtype('%s') to dtype('int64') according to the "
-                 "rule 'safe'", dtype_name(counts->dtype));
-    goto done;
-  }
   r = repeat_tensor(I, t, counts, axis);
 done:
   tensor_release(counts);
@@ -315,8 +321,7 @@ static int bi_roll(Interp *I, const Args *a, Value *out) {
   if (!t) return -1;
   if (!(sh = value_to_tensor_strong(I, s[1], -1))) goto done;
   if (!dtype_is_int(sh->dtype) && sh->dtype != TSR_BOOL) {
-    IERR_TYPE(I, "'%s' object cannot be interpreted as an integer",
-              dtype_is_float(sh->dtype) ? "float" : "object");
+    IERR_TYPE(I, "slice indices must be integers or None or have an __index__ method");
     goto done;
   }
   if (!given(s[2])) {
@@ -393,7 +398,7 @@ static Tensor *pad_pairs(Interp *I, Value v, int ndim, bool integral) {
     ctx_clear(c);
     Buf buf;
     buf_init(&buf, c);
-    put_shape(&buf, t);
+    shape_format_compact(&buf, t->ndim, t->shape);
     IERR_VALUE(I, "operands could not be broadcast together with remapped shapes "
                   "[original->remapped]: %s  and requested shape (%d,2)", buf_str(&buf), ndim);
     buf_free(&buf);
@@ -641,7 +646,7 @@ static int clip_mode(Interp *I, Value v, int *mode) {
   if (strcmp(m, "raise") == 0) *mode = CLIP_RAISE;
   else if (strcmp(m, "wrap") == 0) *mode = CLIP_WRAP;
   else if (strcmp(m, "clip") == 0) *mode = CLIP_CLIP;
-  else return IERR_VALUE(I, "clipmode must be one of 'clip', 'raise', or 'wrap'");
+  else return IERR_VALUE(I, "clipmode must be one of 'clip', 'raise', or 'wrap' (got '%s')", m);
   return 0;
 }
 
@@ -650,12 +655,6 @@ static Tensor *take_indices(Interp *I, Value v, int mode, int64_t n) {
   Ctx *c = interp_ctx(I);
   Tensor *t = value_to_tensor_strong(I, v, -1);
   if (!t) return NULL;
-  if (!dtype_is_int(t->dtype) && !(t->dtype == TSR_BOOL) && tensor_size(t) > 0) {
-    IERR_TYPE(I, "Cannot cast array data from dtype('%s') to dtype('int64') according to the "
-                 "rule 'safe'", dtype_name(t->dtype));
-    tensor_release(t);
-    return NULL;
-  }
   Tensor *r = tensor_astype(c, t, TSR_INT64);
   tensor_release(t);
   if (!r || mode == CLIP_RAISE) return r;
@@ -794,10 +793,10 @@ static int bi_sort(Interp *I, const Args *a, Value *out) {
   if (!t) return -1;
   int axis;
   bool flat;
-  if (sort_axis(I, s[1], s[2], s[3], &t, &axis, &flat) == 0) {
-    if (t->ndim == 0) IERR_VALUE(I, "Cannot sort a 0-d array");
-    else r = sort_sorted(interp_ctx(I), t, axis);
-  }
+  if (t->ndim == 0 && s[1].type != V_NONE)
+    ERR_AXIS(interp_ctx(I), "axis -1 is out of bounds for array of dimension 0");
+  else if (sort_axis(I, s[1], s[2], s[3], &t, &axis, &flat) == 0)
+    r = sort_sorted(interp_ctx(I), t, axis);
   tensor_release(t);
   return ret_tensor(r, out);
 }
@@ -810,6 +809,11 @@ static int bi_argsort(Interp *I, const Args *a, Value *out) {
   if (!t) return -1;
   int axis;
   bool flat;
+  if (t->ndim == 0) {   /* NumPy sorts a 0-d array as the 1-d array of its element */
+    Tensor *one = tensor_ravel(interp_ctx(I), t);
+    tensor_release(t);
+    if (!(t = one)) return -1;
+  }
   if (sort_axis(I, s[1], s[2], s[3], &t, &axis, &flat) == 0)
     r = sort_argsort(interp_ctx(I), t, axis);
   tensor_release(t);

@@ -849,6 +849,45 @@ static bool elem_equal(DType dt, const char *p, const char *q) {
   return dtype_get_i64(dt, p) == dtype_get_i64(dt, q);
 }
 
+/* Three-way order of two elements (NaN after every number). */
+static int elem_cmp(DType dt, const char *p, const char *q) {
+  if (dtype_is_float(dt)) {
+    double x = dtype_get_f64(dt, p), y = dtype_get_f64(dt, q);
+    if (x < y) return -1;
+    if (y < x) return 1;
+    return (x != x) - (y != y);
+  }
+  if (dtype_is_unsigned(dt)) {
+    uint64_t x = dtype_get_u64(dt, p), y = dtype_get_u64(dt, q);
+    return (x > y) - (x < y);
+  }
+  int64_t x = dtype_get_i64(dt, p), y = dtype_get_i64(dt, q);
+  return (x > y) - (x < y);
+}
+
+/* Rows of m elements of dtype dt stored contiguously from data. */
+typedef struct Rows { DType dt; const char *data; int64_t m; size_t isz; } Rows;
+
+static int row_cmp(const Rows *r, int64_t i, int64_t j) {
+  const char *p = r->data + (size_t)(i * r->m) * r->isz, *q = r->data + (size_t)(j * r->m) * r->isz;
+  for (int64_t k = 0; k < r->m; k++) {
+    int d = elem_cmp(r->dt, p + (size_t)k * r->isz, q + (size_t)k * r->isz);
+    if (d) return d;
+  }
+  return 0;
+}
+
+/* Stable merge sort of row indices idx[0..n) in lexicographic row order (tmp: n slots). */
+static void row_sort(const Rows *r, int64_t *idx, int64_t *tmp, int64_t n) {
+  if (n < 2) return;
+  int64_t h = n / 2, i = 0, j = h, k = 0;
+  row_sort(r, idx, tmp, h);
+  row_sort(r, idx + h, tmp, n - h);
+  memcpy(tmp, idx, sizeof(int64_t) * (size_t)h);
+  while (i < h && j < n) idx[k++] = row_cmp(r, idx[j], tmp[i]) < 0 ? idx[j++] : tmp[i++];
+  while (i < h) idx[k++] = tmp[i++];
+}
+
 /* unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None,
    *, equal_nan=True): the sorted unique elements of the flattened ar, with the optional
    first-occurrence indices, inverse (flat) and counts as a tuple. */
@@ -859,39 +898,87 @@ static int bi_unique(Interp *I, const Args *a, Value *out) {
     return -1;
   bool want[3];
   for (int k = 0; k < 3; k++) if (get_bool(I, s[1 + k], false, &want[k])) return -1;
-  if (given(s[4])) return IERR_VALUE(I, "unique: axis= is not supported by tsr");
   Ctx *c = interp_ctx(I);
   Tensor *t = arg_tensor(I, s[0]), *flat = NULL, *order = NULL;
   Tensor *res[4] = {NULL, NULL, NULL, NULL};
-  int rc = -1;
+  int rc = -1, axis = -1;
   if (!t) return -1;
-  if (!(flat = tensor_contiguous(c, t, t->dtype))) goto done;
-  {
+  if (given(s[4]) && axis_arg(I, s[4], t->ndim, &axis)) goto done;
+  /* the items to compare: elements of the flattened ar, or (axis=) the rows of ar with axis
+     moved first, each row being every other element */
+  int64_t n, m = 1;
+  int64_t vshape[TSR_MAXDIMS];
+  if (axis < 0) {
+    if (!(flat = tensor_contiguous(c, t, t->dtype))) goto done;
     Tensor *f1 = tensor_ravel(c, flat);
     tensor_release(flat);
     if (!(flat = f1)) goto done;
+    n = tensor_size(flat);
+  } else {
+    int perm[TSR_MAXDIMS];
+    perm[0] = axis;
+    for (int i = 0, j = 1; i < t->ndim; i++) if (i != axis) perm[j++] = i;
+    Tensor *moved = tensor_transpose(c, t, perm);
+    if (!moved) goto done;
+    flat = tensor_contiguous(c, moved, t->dtype);
+    tensor_release(moved);
+    if (!flat) goto done;
+    memcpy(vshape, flat->shape, sizeof(int64_t) * (size_t)flat->ndim);
+    n = flat->shape[0];
+    for (int i = 1; i < flat->ndim; i++) m *= flat->shape[i];
   }
-  int64_t n = tensor_size(flat), nu = 0;
-  if (!(order = sort_argsort(c, flat, 0))) goto done;
-  const int64_t *op = (const int64_t *)tensor_data(order);
   size_t isz = dtype_size(t->dtype);
+  Rows rows = {t->dtype, tensor_data(flat), m, isz};
+  if (axis < 0) {
+    if (!(order = sort_argsort(c, flat, 0))) goto done;
+  } else {
+    int64_t *tmp = ctx_malloc(c, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    if (!tmp || !(order = tensor_empty(c, TSR_INT64, 1, &n))) {
+      if (tmp) ctx_free(c, tmp, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+      goto done;
+    }
+    int64_t *ip = (int64_t *)tensor_data(order);
+    for (int64_t i = 0; i < n; i++) ip[i] = i;
+    row_sort(&rows, ip, tmp, n);
+    ctx_free(c, tmp, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+  }
+  const int64_t *op = (const int64_t *)tensor_data(order);
   const char *fp = tensor_data(flat);
+  int64_t nu = 0;
   for (int64_t i = 0; i < n; i++)
-    if (i == 0 || !elem_equal(t->dtype, fp + (size_t)op[i] * isz, fp + (size_t)op[i - 1] * isz))
+    if (i == 0 || (m == 1 ? !elem_equal(t->dtype, fp + (size_t)op[i] * isz,
+                                        fp + (size_t)op[i - 1] * isz)
+                          : row_cmp(&rows, op[i], op[i - 1]) != 0))
       nu++;
-  if (!(res[0] = tensor_empty(c, t->dtype, 1, &nu))) goto done;
+  if (axis < 0) {
+    if (!(res[0] = tensor_empty(c, t->dtype, 1, &nu))) goto done;
+  } else {
+    vshape[0] = nu;
+    if (!(res[0] = tensor_empty(c, t->dtype, flat->ndim, vshape))) goto done;
+  }
   if (want[0] && !(res[1] = tensor_empty(c, TSR_INT64, 1, &nu))) goto done;
   if (want[1] && !(res[2] = tensor_empty(c, TSR_INT64, 1, &n))) goto done;
   if (want[2] && !(res[3] = tensor_zeros(c, TSR_INT64, 1, &nu))) goto done;
+  size_t rowbytes = (size_t)m * isz;
   for (int64_t i = 0, u = -1; i < n; i++) {
-    const char *p = fp + (size_t)op[i] * isz;
-    if (i == 0 || !elem_equal(t->dtype, p, fp + (size_t)op[i - 1] * isz)) {
+    const char *p = fp + (size_t)op[i] * rowbytes;
+    if (i == 0 || (m == 1 ? !elem_equal(t->dtype, p, fp + (size_t)op[i - 1] * isz)
+                          : row_cmp(&rows, op[i], op[i - 1]) != 0)) {
       u++;
-      memcpy(tensor_data(res[0]) + (size_t)u * isz, p, isz);
+      memcpy(tensor_data(res[0]) + (size_t)u * rowbytes, p, rowbytes);
       if (res[1]) ((int64_t *)tensor_data(res[1]))[u] = op[i];
     }
     if (res[2]) ((int64_t *)tensor_data(res[2]))[op[i]] = u;
     if (res[3]) ((int64_t *)tensor_data(res[3]))[u]++;
+  }
+  if (axis > 0) {   /* move the unique axis back into place */
+    int perm[TSR_MAXDIMS];
+    for (int i = 0, j = 1; i < t->ndim; i++) perm[i] = i == axis ? 0 : j++;
+    Tensor *back = tensor_transpose(c, res[0], perm), *cp = back ? tensor_copy(c, back) : NULL;
+    tensor_release(back);
+    if (!cp) goto done;
+    tensor_release(res[0]);
+    res[0] = cp;
   }
   int nres = 1 + want[0] + want[1] + want[2];
   if (nres == 1) {

@@ -232,7 +232,11 @@ static Tensor *repeat_tensor(Interp *I, Tensor *t, Tensor *counts, int axis) {
   int64_t total = 0;
   for (int64_t i = 0; i < n; i++) {
     int64_t k = cp[scalar ? 0 : i];
-    if (k < 0) { tensor_release(cnt); IERR_VALUE(I, "negative dimensions are not allowed"); return NULL; }
+    if (k < 0) {
+      tensor_release(cnt);
+      IERR_VALUE(I, "negative dimensions are not allowed");
+      return NULL;
+    }
     total += k;
   }
   if (n == 0 && scalar && cp[0] < 0) {
@@ -351,7 +355,10 @@ static int bi_roll(Interp *I, const Args *a, Value *out) {
   if (!shc) goto done;
   for (int64_t k = 0; k < nb; k++) {
     int ax;
-    if (axis_normalize(c, axes[naxes == 1 ? 0 : k], t->ndim, &ax)) { tensor_release(shc); goto done; }
+    if (axis_normalize(c, axes[naxes == 1 ? 0 : k], t->ndim, &ax)) {
+      tensor_release(shc);
+      goto done;
+    }
     total[ax] += ((const int64_t *)tensor_data(shc))[nsh == 1 ? 0 : k];
   }
   tensor_release(shc);
@@ -824,7 +831,8 @@ static int bi_argsort(Interp *I, const Args *a, Value *out) {
 static int m_sort(Interp *I, const Args *a, Value *out) {
   Value s[3];
   if (args_parse(I, a, "sort", "axis=,kind=,order=", s)) return -1;
-  if (s[0].type == V_NONE) return IERR_TYPE(I, "an integer is required (got type NoneType)");
+  if (s[0].type == V_NONE)
+    return IERR_TYPE(I, "'NoneType' object cannot be interpreted as an integer");
   Tensor *t = tensor_retain(a->self.t);
   int axis;
   bool flat;

@@ -418,21 +418,55 @@ static Tensor *pad_pairs(Interp *I, Value v, int ndim, bool integral) {
   return r;
 }
 
-/* The source position (in [0, n)) of padded position p (relative to the original start)
-   for the index-mapping modes. */
-static int64_t pad_map(int mode, int64_t p, int64_t n) {
-  switch (mode) {
-  case PAD_EDGE: return p < 0 ? 0 : (p >= n ? n - 1 : p);
-  case PAD_REFLECT: {
-    if (n == 1) return 0;
-    int64_t period = 2 * (n - 1), m = ((p % period) + period) % period;
-    return m >= n ? period - m : m;
-  }
-  case PAD_SYMMETRIC: {
-    int64_t period = 2 * n, m = ((p % period) + period) % period;
-    return m >= n ? period - 1 - m : m;
-  }
-  default: return ((p % n) + n) % n;   /* PAD_WRAP */
+/* Copies map[from - j*dir] (j < len; dir 1 = forward, -1 = reversed) to map[to + j] through
+   tmp (so that the chunk is read before the area is written, as NumPy's assignment). */
+static void map_copy(int64_t *map, int64_t *tmp, int64_t to, int64_t from, int64_t len,
+                     int dir) {
+  for (int64_t j = 0; j < len; j++) tmp[j] = map[from + j * dir];
+  for (int64_t j = 0; j < len; j++) map[to + j] = tmp[j];
+}
+
+/* For one axis of n elements padded by (left, right): fills map[0..left + n + right) with
+   the original index (in [0, n)) that each padded position holds.  The index-mapping modes
+   (edge, reflect, symmetric, wrap) replay NumPy 1.24's iterative filling on indices, so that
+   pads wider than the axis give NumPy's exact (sometimes irregular) pattern.  tmp has the
+   same length. */
+static void pad_index_map(int mode, int64_t n, int64_t left, int64_t right, int64_t *map,
+                          int64_t *tmp) {
+  int64_t total = left + n + right;
+  for (int64_t i = 0; i < total; i++)
+    map[i] = i < left ? 0 : (i >= left + n ? n - 1 : i - left);   /* edge */
+  if (mode == PAD_EDGE || ((mode == PAD_REFLECT || mode == PAD_SYMMETRIC) && n == 1)) return;
+  int64_t l = left, r = right;
+  while (l > 0 || r > 0) {
+    if (mode == PAD_WRAP) {
+      int64_t period = total - r - l, nl = 0, nr = 0;
+      if (l > 0) {
+        int64_t len = period < l ? period : l;
+        map_copy(map, tmp, l > period ? l - period : 0, total - r - len, len, 1);
+        if (l > period) nl = l - period;
+      }
+      if (r > 0) {
+        int64_t len = period < r ? period : r;
+        map_copy(map, tmp, total - r, l, len, 1);
+        if (r > period) nr = r - period;
+      }
+      l = nl;
+      r = nr;
+      continue;
+    }
+    int64_t edge = mode == PAD_SYMMETRIC ? 1 : 0;
+    int64_t old_length = total - r - l - (1 - edge);
+    if (l > 0) {
+      int64_t len = old_length < l ? old_length : l, stop = l - edge;
+      map_copy(map, tmp, l - len, stop + len, len, -1);
+      l -= len;
+    }
+    if (r > 0) {
+      int64_t len = old_length < r ? old_length : r, start = total - r + edge - 2;
+      map_copy(map, tmp, total - r, start, len, -1);
+      r -= len;
+    }
   }
 }
 
@@ -468,6 +502,8 @@ static int bi_pad(Interp *I, const Args *a, Value *out) {
   Tensor *t = arg_tensor(I, s[0]), *pw = NULL, *cv = NULL, *r = NULL;
   if (!t) return -1;
   int nd = t->ndim;
+  int64_t *map = NULL;
+  size_t map_bytes = 0;
   if (!(pw = pad_pairs(I, s[1], nd, true))) goto fail;
   const double *pwd = (const double *)tensor_data(pw);
   int64_t before[TSR_MAXDIMS], after[TSR_MAXDIMS], shape[TSR_MAXDIMS];
@@ -500,6 +536,12 @@ static int bi_pad(Interp *I, const Args *a, Value *out) {
   for (int ax = 0; ax < nd; ax++) {
     int64_t n = t->shape[ax];
     if (mode == PAD_EMPTY || (mode == PAD_CONSTANT && !cv)) continue;
+    if (map) { ctx_free(c, map, map_bytes); map = NULL; }
+    if (mode != PAD_CONSTANT && (before[ax] > 0 || after[ax] > 0)) {
+      map_bytes = sizeof(int64_t) * 2 * (size_t)shape[ax];
+      if (!(map = ctx_malloc(c, map_bytes))) goto fail;
+      pad_index_map(mode, n, before[ax], after[ax], map, map + shape[ax]);
+    }
     for (int side = 0; side < 2; side++) {
       int64_t width = side == 0 ? before[ax] : after[ax];
       if (width == 0) continue;
@@ -516,7 +558,7 @@ static int bi_pad(Interp *I, const Args *a, Value *out) {
         continue;
       }
       for (int64_t q = 0; q < width; q++) {
-        int64_t pos = start + q, src = before[ax] + pad_map(mode, pos - before[ax], n);
+        int64_t pos = start + q, src = before[ax] + map[pos];
         Tensor *dst = plane(r, ax, pos, 1), *from = dst ? plane(r, ax, src, 1) : NULL;
         int rc = from ? tensor_assign(c, dst, from) : -1;
         tensor_release(from);
@@ -525,11 +567,13 @@ static int bi_pad(Interp *I, const Args *a, Value *out) {
       }
     }
   }
+  if (map) ctx_free(c, map, map_bytes);
   tensor_release(cv);
   tensor_release(pw);
   tensor_release(t);
   return ret_tensor(r, out);
 fail:
+  if (map) ctx_free(c, map, map_bytes);
   tensor_release(r);
   tensor_release(cv);
   tensor_release(pw);

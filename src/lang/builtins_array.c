@@ -585,7 +585,7 @@ done:
   return ret_tensor(r, out);
 }
 
-/* broadcast_to(array, shape, subok=False): a read-only-in-spirit view with zero strides. */
+/* broadcast_to(array, shape, subok=False): a read-only view with zero strides. */
 static int bi_broadcast_to(Interp *I, const Args *a, Value *out) {
   Value s[3];
   if (args_parse(I, a, "broadcast_to", "array,shape,subok=", s)) return -1;
@@ -596,6 +596,7 @@ static int bi_broadcast_to(Interp *I, const Args *a, Value *out) {
   if (!t) return -1;
   Tensor *r = tensor_broadcast_to(interp_ctx(I), t, nd, shape);
   tensor_release(t);
+  if (r) r->readonly = 1;
   return ret_tensor(r, out);
 }
 

@@ -612,6 +612,7 @@ static int bi_diag(Interp *I, const Args *a, Value *out) {
     int64_t st = t->strides[0] + t->strides[1];
     r = tensor_view(t, 1, &n, &st,
                     t->offset + (n > 0 ? r0 * t->strides[0] + c0 * t->strides[1] : 0));
+    if (r) r->readonly = 1;   /* numpy.diag of a 2-d array is diagonal(): read-only */
   } else {
     IERR_VALUE(I, "Input must be 1- or 2-d.");
   }
@@ -767,7 +768,7 @@ static int bi_put(Interp *I, const Args *a, Value *out) {
   Ctx *c = interp_ctx(I);
   Tensor *t = s[0].t, *idx = NULL, *vals = NULL, *vc = NULL;
   int rc = -1;
-  if (tensor_check_writable(c, t)) return -1;
+  if (t->readonly || t->storage->readonly) return IERR_VALUE(I, "put: output array is read-only");
   int64_t size = tensor_size(t);
   if (!(idx = take_indices(I, s[1], mode, size))) goto done;
   if (!(vals = value_to_tensor(I, s[2], -1))) goto done;

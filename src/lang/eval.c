@@ -1121,7 +1121,11 @@ static int exec_augassign(Interp *I, Node *n) {
   }
   if (eval(I, n->b, &rhs) < 0) goto done_cur;
   Tensor *inplace = cur.type == V_TENSOR ? cur.t : NULL;
-  if (inplace && tensor_check_writable(&I->ctx, inplace) < 0) { value_decref(rhs); goto done_cur; }
+  if (inplace && (inplace->readonly || inplace->storage->readonly)) {   /* NumPy's ufunc text */
+    ERR_VALUE(&I->ctx, "output array is read-only");
+    value_decref(rhs);
+    goto done_cur;
+  }
   rc = binary_op(I, n->op, cur, rhs, inplace, &res);
   value_decref(rhs);
   if (rc < 0) goto done_cur;

@@ -177,6 +177,7 @@ struct tsr_Tensor {
   DType dtype;
   int ndim;
   uint8_t weak;           /* WeakKind */
+  uint8_t readonly;       /* a read-only view (broadcast_to, diagonal); views of it inherit */
   int64_t offset;
   int64_t shape[TSR_MAXDIMS];
   int64_t strides[TSR_MAXDIMS];
@@ -301,7 +302,8 @@ RT_HIDDEN int index_set(Ctx *c, Tensor *t, const IndexItem *items, int n, Tensor
 RT_HIDDEN Tensor *sort_argsort(Ctx *c, Tensor *t, int axis);
 /* numpy.sort(t, axis): a sorted C-contiguous copy of t's dtype and shape.  New reference. */
 RT_HIDDEN Tensor *sort_sorted(Ctx *c, Tensor *t, int axis);
-/* ndarray.sort(axis): sorts t's lanes in place (ValueError when t is read-only); 0 or -1. */
+/* ndarray.sort(axis): sorts t's lanes in place (ValueError "sort array is read-only");
+   0 or -1. */
 RT_HIDDEN int sort_inplace(Ctx *c, Tensor *t, int axis);
 
 /* ------------------------------------------------------------------------------------------

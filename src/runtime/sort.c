@@ -145,7 +145,7 @@ Tensor *sort_sorted(Ctx *c, Tensor *t, int axis) {
 }
 
 int sort_inplace(Ctx *c, Tensor *t, int axis) {
-  if (tensor_check_writable(c, t) < 0) return -1;
+  if (t->readonly || t->storage->readonly) return ERR_VALUE(c, "sort array is read-only");
   if (t->ndim == 0) return 0;
   Tensor *idx, *vals, *dst = NULL;
   if (sort_lanes(c, t, axis, &idx, &vals) < 0) return -1;

@@ -42,4 +42,17 @@ static inline Tensor *arg_tensor(Interp *I, Value v) { return value_to_tensor_st
    arguments. */
 RT_HIDDEN int call_with_self(Interp *I, const Args *a, BuiltinFn fn, Value *out);
 
+/* Shape helpers of builtins_array.c shared with builtins_shape.c (all new references or 0/-1
+   with the error recorded):
+   insert_unit_axes: a view of t with size-1 axes at the given result positions (expand_dims);
+   at_least: the view of t with at least `want` (1..3) dims as numpy.atleast_Nd shapes it;
+   sequence_tensors: a list/tuple of array-likes as an allocated array of *n strong tensors
+   ("need at least one array to WHAT" when empty), freed by free_tensors;
+   concat_tensors: numpy.concatenate of n tensors along axis into dtype dt (-1: promoted). */
+RT_HIDDEN Tensor *insert_unit_axes(Interp *I, Tensor *t, const int *axes, int naxes);
+RT_HIDDEN Tensor *at_least(Interp *I, Tensor *t, int want);
+RT_HIDDEN int sequence_tensors(Interp *I, Value seq, const char *what, Tensor ***ts, int64_t *n);
+RT_HIDDEN void free_tensors(Interp *I, Tensor **ts, int64_t n);
+RT_HIDDEN Tensor *concat_tensors(Interp *I, Tensor *const *ts, int64_t n, int axis, int dt);
+
 #endif

@@ -44,7 +44,7 @@ static int element_value(Interp *I, DType dt, const char *p, Value *out) {
 
 /* A view of t with size-1 dimensions inserted at the given positions of the result
    (numpy.expand_dims; also ndmin=).  AxisError / ValueError "repeated axis".  New reference. */
-static Tensor *insert_unit_axes(Interp *I, Tensor *t, const int *axes, int naxes) {
+Tensor *insert_unit_axes(Interp *I, Tensor *t, const int *axes, int naxes) {
   Ctx *c = interp_ctx(I);
   int nd = t->ndim + naxes;
   if (nd > TSR_MAXDIMS) {
@@ -586,7 +586,7 @@ done:
   return ret_tensor(r, out);
 }
 
-/* broadcast_to(array, shape, subok=False): a read-only-in-spirit view with zero strides. */
+/* broadcast_to(array, shape, subok=False): a read-only view with zero strides. */
 static int bi_broadcast_to(Interp *I, const Args *a, Value *out) {
   Value s[3];
   if (args_parse(I, a, "broadcast_to", "array,shape,subok=", s)) return -1;
@@ -597,6 +597,7 @@ static int bi_broadcast_to(Interp *I, const Args *a, Value *out) {
   if (!t) return -1;
   Tensor *r = tensor_broadcast_to(interp_ctx(I), t, nd, shape);
   tensor_release(t);
+  if (r) r->readonly = 1;
   return ret_tensor(r, out);
 }
 
@@ -630,7 +631,7 @@ static int bi_flip(Interp *I, const Args *a, Value *out) {
 
 /* The operands of a joining function: a list or tuple of array-likes as strong tensors
    (owned by *ts, an array of *n allocated with ctx_malloc; release with free_tensors). */
-static int sequence_tensors(Interp *I, Value seq, const char *what, Tensor ***ts, int64_t *n) {
+int sequence_tensors(Interp *I, Value seq, const char *what, Tensor ***ts, int64_t *n) {
   *ts = NULL;
   *n = 0;
   if (seq.type != V_LIST && seq.type != V_TUPLE)
@@ -652,7 +653,7 @@ static int sequence_tensors(Interp *I, Value seq, const char *what, Tensor ***ts
   return 0;
 }
 
-static void free_tensors(Interp *I, Tensor **ts, int64_t n) {
+void free_tensors(Interp *I, Tensor **ts, int64_t n) {
   if (!ts) return;
   for (int64_t i = 0; i < n; i++) tensor_release(ts[i]);
   ctx_free(interp_ctx(I), ts, sizeof(Tensor *) * (size_t)n);
@@ -660,7 +661,7 @@ static void free_tensors(Interp *I, Tensor **ts, int64_t n) {
 
 /* Joins n tensors along axis (normalised against their common ndim) into a new tensor of
    dtype dt (-1: the promotion of their dtypes), as numpy.concatenate.  New reference. */
-static Tensor *concat_tensors(Interp *I, Tensor *const *ts, int64_t n, int axis, int dt) {
+Tensor *concat_tensors(Interp *I, Tensor *const *ts, int64_t n, int axis, int dt) {
   Ctx *c = interp_ctx(I);
   int nd = ts[0]->ndim;
   if (nd == 0) {
@@ -738,7 +739,7 @@ done:
 
 /* The view of t with at least `want` dimensions, as numpy.atleast_1d/2d/3d shape them:
    0-d -> (1,), (1, 1), (1, 1, 1); 1-d (N,) -> (1, N) or (1, N, 1); 2-d (M, N) -> (M, N, 1). */
-static Tensor *at_least(Interp *I, Tensor *t, int want) {
+Tensor *at_least(Interp *I, Tensor *t, int want) {
   int axes[3], n = 0;
   if (t->ndim >= want) return tensor_retain(t);
   if (t->ndim == 0) {

@@ -720,7 +720,9 @@ static Tensor *diagonal_args(Interp *I, Value av, Value off_v, Value a1_v, Value
 static int bi_diagonal(Interp *I, const Args *a, Value *out) {
   Value s[4];
   if (args_parse(I, a, "diagonal", "a,offset=,axis1=,axis2=", s)) return -1;
-  return ret_tensor(diagonal_args(I, s[0], s[1], s[2], s[3]), out);
+  Tensor *r = diagonal_args(I, s[0], s[1], s[2], s[3]);
+  if (r) r->readonly = 1;   /* NumPy's diagonal is a read-only view */
+  return ret_tensor(r, out);
 }
 static int m_diagonal(Interp *I, const Args *a, Value *out) {
   return call_with_self(I, a, bi_diagonal, out);

@@ -651,17 +651,32 @@ static int index_item(Interp *I, Value v, IndexItem *it, Tensor **tmp) {
   memset(it, 0, sizeof *it);
   *tmp = NULL;
   switch (v.type) {
-  case V_INT: case V_BOOL:
-    if (v.type == V_BOOL) break;
-    it->kind = IDX_INT; it->i = v.i; return 0;
+  case V_INT: it->kind = IDX_INT; it->i = v.i; return 0;
+  case V_BOOL: {   /* a 0-d boolean mask: a new axis of length 1 (True) or 0 (False) */
+    Tensor *t = tensor_scalar_i64(&I->ctx, TSR_BOOL, v.b);
+    if (!t) return -1;
+    *tmp = t; it->kind = IDX_ARRAY; it->array = t; return 0;
+  }
   case V_NONE: it->kind = IDX_NEWAXIS; return 0;
   case V_ELLIPSIS: it->kind = IDX_ELLIPSIS; return 0;
   case V_SLICE: {
     Slice *s = (Slice *)v.o;
     it->kind = IDX_SLICE;
-    if (s->start.type != V_NONE) { if (value_to_int(I, s->start, &it->start) < 0) return -1; it->has_start = true; }
-    if (s->stop.type != V_NONE) { if (value_to_int(I, s->stop, &it->stop) < 0) return -1; it->has_stop = true; }
-    if (s->step.type != V_NONE) { if (value_to_int(I, s->step, &it->step) < 0) return -1; it->has_step = true; }
+    const Value *parts[3] = {&s->start, &s->stop, &s->step};
+    int64_t *dst[3] = {&it->start, &it->stop, &it->step};
+    bool *has[3] = {&it->has_start, &it->has_stop, &it->has_step};
+    for (int k = 0; k < 3; k++) {
+      Value pv = *parts[k];
+      if (pv.type == V_NONE) continue;
+      bool integral = pv.type == V_INT || pv.type == V_BOOL ||
+                      (pv.type == V_TENSOR && pv.t->ndim == 0 &&
+                       (dtype_is_int(pv.t->dtype) || pv.t->dtype == TSR_BOOL));
+      if (!integral)
+        return ERR_TYPE(&I->ctx, "slice indices must be integers or None or have an __index__ "
+                                 "method");
+      if (value_to_int(I, pv, dst[k]) < 0) return -1;
+      *has[k] = true;
+    }
     return 0;
   }
   case V_TENSOR:
@@ -669,6 +684,8 @@ static int index_item(Interp *I, Value v, IndexItem *it, Tensor **tmp) {
       it->kind = IDX_INT; it->i = dtype_get_i64(v.t->dtype, tensor_data(v.t)); return 0;
     }
     if (dtype_is_int(v.t->dtype) || v.t->dtype == TSR_BOOL) { it->kind = IDX_ARRAY; it->array = v.t; return 0; }
+    if (v.t->ndim > 0)
+      return ERR_INDEX(&I->ctx, "arrays used as indices must be of integer (or boolean) type");
     break;
   case V_LIST: {
     Tensor *t = value_to_tensor_strong(I, v, -1);
@@ -718,6 +735,11 @@ static int tensor_index(Interp *I, Tensor *t, Value idx, Value *set_value, Value
       }
   }
   if (set_value) {
+    if ((set_value->type == V_LIST || set_value->type == V_TUPLE) &&
+        index_is_element(t, items, n)) {
+      ERR_VALUE(&I->ctx, "setting an array element with a sequence.");
+      goto done;
+    }
     Tensor *v = value_to_tensor(I, *set_value, -1);
     if (!v) goto done;
     rc = index_set(&I->ctx, t, items, n, v);
@@ -1301,7 +1323,11 @@ static int exec_augassign(Interp *I, Node *n) {
   }
   if (eval(I, n->b, &rhs) < 0) goto done_cur;
   Tensor *inplace = cur.type == V_TENSOR ? cur.t : NULL;
-  if (inplace && tensor_check_writable(&I->ctx, inplace) < 0) { value_decref(rhs); goto done_cur; }
+  if (inplace && (inplace->readonly || inplace->storage->readonly)) {   /* NumPy's ufunc text */
+    ERR_VALUE(&I->ctx, "output array is read-only");
+    value_decref(rhs);
+    goto done_cur;
+  }
   rc = binary_op(I, n->op, cur, rhs, inplace, &res);
   value_decref(rhs);
   if (rc < 0) goto done_cur;

@@ -109,8 +109,6 @@ static int plan_build(Ctx *c, Tensor *t, const IndexItem *items, int n, bool adv
     case IDX_NEWAXIS: break;
     case IDX_ARRAY:
       if (it->array->dtype == TSR_BOOL) {
-        if (it->array->ndim == 0)
-          return ERR_INDEX(c, "0-d boolean indices are not supported");
         consumed += it->array->ndim;
       } else if (!dtype_is_int(it->array->dtype) && tensor_size(it->array) > 0) {
         return ERR_INDEX(c, "arrays used as indices must be of integer (or boolean) type");
@@ -180,7 +178,20 @@ static int plan_build(Ctx *c, Tensor *t, const IndexItem *items, int n, bool adv
       vn++;
       break;
     case IDX_ARRAY:
-      if (it->array->dtype == TSR_BOOL) {
+      if (it->array->dtype == TSR_BOOL && it->array->ndim == 0) {
+        /* a 0-d mask: a new axis of length 1 indexed by [0] (True) or by [] (False) */
+        int64_t count = *(const bool *)tensor_data(it->array) ? 1 : 0;
+        Tensor *r = tensor_zeros(c, TSR_INT64, 1, &count);
+        if (!r) return -1;
+        p->masks[p->nmasks++] = r;
+        AdvIndex *a = &p->adv[p->nadv++];
+        a->src = r;
+        a->vax = vn;
+        a->taxis = axis;
+        p->vshape[vn] = 1;
+        p->vstrides[vn] = 0;
+        vn++;
+      } else if (it->array->dtype == TSR_BOOL) {
         Tensor *m = it->array;
         for (int d = 0; d < m->ndim; d++)
           if (m->shape[d] != t->shape[axis + d])
@@ -228,11 +239,14 @@ typedef struct AdvGeom {
   int nrest; int64_t rshape[TSR_MAXDIMS], rvstrides[TSR_MAXDIMS];
   int npre;                          /* rest dims placed before B in the result */
   int rnd; int64_t res_shape[TSR_MAXDIMS];
+  bool checked;                      /* indices bounds-checked by adv_prepare */
 } AdvGeom;
 
-/* Broadcasts the advanced indices, converts them to wrapped, bounds-checked int64 arrays of
-   shape B, and lays out the result geometry. */
-static int adv_prepare(Ctx *c, Plan *p, AdvGeom *g) {
+/* Broadcasts the advanced indices, converts them to bounds-checked int64 arrays of shape B
+   (negative values still to be wrapped), and lays out the result geometry.  target: the
+   tensor an assignment writes (its indices are copied if they may share its memory), or
+   NULL for a read. */
+static int adv_prepare(Ctx *c, Plan *p, AdvGeom *g, const Tensor *target) {
   g->bnd = 0;
   for (int k = 0; k < p->nadv; k++)
     if (p->adv[k].src && p->adv[k].src->ndim > g->bnd) g->bnd = p->adv[k].src->ndim;
@@ -272,14 +286,15 @@ static int adv_prepare(Ctx *c, Plan *p, AdvGeom *g) {
     view = tensor_broadcast_to(c, src, g->bnd, g->bshape);
     tensor_release(tmp);
     if (!view) return -1;
-    a->idx = tensor_astype(c, view, TSR_INT64);
+    /* an int64 C-contiguous index is read in place (negative values wrap in adv_walk) unless
+       it may share memory with the tensor written */
+    if (view->dtype == TSR_INT64 && tensor_is_contiguous(view) &&
+        !(target && tensor_may_overlap(target, view)))
+      a->idx = tensor_retain(view);
+    else
+      a->idx = tensor_astype(c, view, TSR_INT64);
     tensor_release(view);
     if (!a->idx) return -1;
-    int64_t *ix = (int64_t *)tensor_data(a->idx), size = p->vshape[a->vax];
-    for (int64_t i = 0; i < g->bsize; i++) {
-      if (ix[i] < -size || ix[i] >= size) return oob(c, ix[i], a->taxis, size);
-      if (ix[i] < 0) ix[i] += size;
-    }
   }
 
   bool is_adv[TSR_MAXDIMS] = {false};
@@ -301,6 +316,15 @@ static int adv_prepare(Ctx *c, Plan *p, AdvGeom *g) {
   for (int d = 0; d < g->npre; d++) g->res_shape[r++] = g->rshape[d];
   for (int d = 0; d < g->bnd; d++) g->res_shape[r++] = g->bshape[d];
   for (int d = g->npre; d < g->nrest; d++) g->res_shape[r++] = g->rshape[d];
+  /* bounds: checked here, before anything is written; a plain gather checks as it reads */
+  g->checked = !(target == NULL && p->nadv == 1 && g->nrest == 0);
+  for (int k = 0; g->checked && k < p->nadv; k++) {
+    const AdvIndex *a = &p->adv[k];
+    const int64_t *ix = (const int64_t *)tensor_data(a->idx);
+    int64_t size = p->vshape[a->vax];
+    for (int64_t i = 0; i < g->bsize; i++)
+      if (ix[i] < -size || ix[i] >= size) return oob(c, ix[i], a->taxis, size);
+  }
   return 0;
 }
 
@@ -311,6 +335,51 @@ static inline void copy_elem(char *dst, const char *src, size_t isz) {
   case 4: *(uint32_t *)dst = *(const uint32_t *)src; break;
   default: *(uint64_t *)dst = *(const uint64_t *)src; break;
   }
+}
+
+/* The common case of adv_walk: one index array and no other dims, r C-contiguous:
+   r[b] <-> t[voffset + idx[b] * stride], typed by element size. */
+#define GATHER1_LOOP(T)                                                                     \
+  do {                                                                                      \
+    T *tp = (T *)(void *)t->storage->data + p->voffset, *rp = (T *)(void *)tensor_data(r);   \
+    for (int64_t b = 0; b < n; b++) {                                                       \
+      int64_t i = ix[b] < 0 ? ix[b] + size : ix[b];                                        \
+      if (scatter) tp[i * st] = rp[b]; else rp[b] = tp[i * st];                             \
+    }                                                                                       \
+  } while (0)
+#define GATHER1_CHECKED(T)                                                                  \
+  do {                                                                                      \
+    const T *tp = (const T *)(const void *)t->storage->data + p->voffset;                   \
+    T *rp = (T *)(void *)tensor_data(r);                                                    \
+    for (int64_t b = 0; b < n; b++) {                                                       \
+      int64_t i = ix[b];                                                                    \
+      if ((uint64_t)(i + size) >= (uint64_t)(2 * size)) { bad = b; break; }                 \
+      i += i < 0 ? size : 0;                                                                \
+      rp[b] = tp[i * st];                                                                   \
+    }                                                                                       \
+  } while (0)
+static int gather1(Ctx *c, Tensor *t, const Plan *p, const AdvGeom *g, Tensor *r, bool scatter) {
+  const int64_t *ix = (const int64_t *)tensor_data(p->adv[0].idx);
+  int64_t n = g->bsize, size = p->vshape[p->adv[0].vax], st = p->vstrides[p->adv[0].vax];
+  if (!g->checked) {
+    /* one pass: check while reading (a gather writes only its own result) */
+    int64_t bad = -1;
+    switch (dtype_size(t->dtype)) {
+    case 1: GATHER1_CHECKED(uint8_t); break;
+    case 2: GATHER1_CHECKED(uint16_t); break;
+    case 4: GATHER1_CHECKED(uint32_t); break;
+    default: GATHER1_CHECKED(uint64_t); break;
+    }
+    if (bad >= 0) return oob(c, ix[bad], p->adv[0].taxis, size);
+    return ctx_poll(c, (uint64_t)n / 4096);
+  }
+  switch (dtype_size(t->dtype)) {
+  case 1: GATHER1_LOOP(uint8_t); break;
+  case 2: GATHER1_LOOP(uint16_t); break;
+  case 4: GATHER1_LOOP(uint32_t); break;
+  default: GATHER1_LOOP(uint64_t); break;
+  }
+  return ctx_poll(c, (uint64_t)n / 4096);
 }
 
 /* For each position b of the index shape, copies the block of rest dims between the view of
@@ -330,11 +399,16 @@ static int adv_walk(Ctx *c, Tensor *t, const Plan *p, const AdvGeom *g, Tensor *
   for (int d = 0; d < g->nrest; d++) rest_size *= g->rshape[d];
   if (rest_size == 0 || g->bsize == 0) return 0;
 
+  if (p->nadv == 1 && g->nrest == 0 && g->bnd == r->ndim && tensor_is_contiguous(r))
+    return gather1(c, t, p, g, r, scatter);
+  if (!g->checked) return ERR_RUNTIME(c, "internal error: unchecked advanced index");
   int64_t roff = 0, done = 0;
   for (int64_t b = 0; b < g->bsize; b++) {
     int64_t toff = p->voffset;
-    for (int k = 0; k < p->nadv; k++)
-      toff += ((const int64_t *)tensor_data(p->adv[k].idx))[b] * p->vstrides[p->adv[k].vax];
+    for (int k = 0; k < p->nadv; k++) {
+      int64_t ix = ((const int64_t *)tensor_data(p->adv[k].idx))[b];
+      toff += (ix < 0 ? ix + p->vshape[p->adv[k].vax] : ix) * p->vstrides[p->adv[k].vax];
+    }
     char *tp = tbase + toff * (int64_t)isz, *rp = rbase + roff;
     if (g->nrest == 0) {
       if (scatter) copy_elem(tp, rp, isz); else copy_elem(rp, tp, isz);
@@ -372,6 +446,65 @@ static bool has_array(const IndexItem *items, int n) {
   return false;
 }
 
+/* x[mask] for a single boolean mask matching the leading dims of a C-contiguous x: one
+   pass that copies the selected blocks (the fast path of the general gather). */
+#define MASK_SELECT_LOOP(T)                                                                 \
+  do {                                                                                      \
+    const T *tp = (const T *)(const void *)tensor_data(t);                                  \
+    T *rp = (T *)(void *)tensor_data(r);                                                    \
+    int64_t j = 0;                                                                          \
+    for (int64_t i = 0; j < count; i++) { rp[j] = tp[i]; j += mp[i] != 0; }                \
+  } while (0)
+static Tensor *mask_select(Ctx *c, Tensor *t, Tensor *mask) {
+  Tensor *m = tensor_contiguous(c, mask, TSR_BOOL), *r = NULL;
+  if (!m) return NULL;
+  const uint8_t *mp = (const uint8_t *)tensor_data(m);
+  int64_t n = tensor_size(m), count = 0, inner = 1;
+  for (int64_t i = 0; i < n; i++) count += mp[i] != 0;
+  int k = m->ndim, rnd = 1 + t->ndim - k;
+  int64_t shape[TSR_MAXDIMS];
+  shape[0] = count;
+  for (int d = k; d < t->ndim; d++) { shape[d - k + 1] = t->shape[d]; inner *= t->shape[d]; }
+  if (!(r = tensor_empty(c, t->dtype, rnd, shape))) goto done;
+  size_t isz = dtype_size(t->dtype);
+  if (inner == 1) {
+    switch (isz) {
+    case 1: MASK_SELECT_LOOP(uint8_t); break;
+    case 2: MASK_SELECT_LOOP(uint16_t); break;
+    case 4: MASK_SELECT_LOOP(uint32_t); break;
+    default: MASK_SELECT_LOOP(uint64_t); break;
+    }
+  } else if (inner > 0) {
+    size_t block = (size_t)inner * isz;
+    const char *tp = tensor_data(t);
+    char *rp = tensor_data(r);
+    for (int64_t i = 0; i < n; i++)
+      if (mp[i]) { memcpy(rp, tp + (size_t)i * block, block); rp += block; }
+  }
+  if (ctx_poll(c, (uint64_t)(n * inner) / 4096) < 0) { tensor_release(r); r = NULL; }
+done:
+  tensor_release(m);
+  return r;
+}
+
+/* Is items a single boolean mask (at least 1-d) whose shape is that of t's leading dims,
+   t being C-contiguous? */
+static bool is_simple_mask(const Tensor *t, const IndexItem *items, int n) {
+  if (n != 1 || items[0].kind != IDX_ARRAY) return false;
+  const Tensor *m = items[0].array;
+  if (m->dtype != TSR_BOOL || m->ndim == 0 || m->ndim > t->ndim) return false;
+  for (int d = 0; d < m->ndim; d++) if (m->shape[d] != t->shape[d]) return false;
+  return tensor_is_contiguous(t);
+}
+
+/* Does the index select one element by integers alone (x[1, 2] on a 2-d x), so that NumPy
+   reads or writes a scalar? */
+bool index_is_element(const Tensor *t, const IndexItem *items, int n) {
+  if (n != t->ndim) return false;
+  for (int j = 0; j < n; j++) if (items[j].kind != IDX_INT) return false;
+  return true;
+}
+
 /* x[items]: a view for basic indexing (a 0-d copy when integers select a single element and
    no Ellipsis is present, as NumPy returns a scalar then); a copy for advanced indexing. */
 Tensor *index_get(Ctx *c, Tensor *t, const IndexItem *items, int n) {
@@ -379,6 +512,7 @@ Tensor *index_get(Ctx *c, Tensor *t, const IndexItem *items, int n) {
   AdvGeom g;
   Tensor *r = NULL;
   bool adv = has_array(items, n);
+  if (is_simple_mask(t, items, n)) return mask_select(c, t, items[0].array);
   if (plan_build(c, t, items, n, adv, &p) < 0) goto done;
   if (!adv) {
     r = tensor_view(t, p.vndim, p.vshape, p.vstrides, p.voffset);
@@ -389,7 +523,7 @@ Tensor *index_get(Ctx *c, Tensor *t, const IndexItem *items, int n) {
     }
     goto done;
   }
-  if (adv_prepare(c, &p, &g) < 0) goto done;
+  if (adv_prepare(c, &p, &g, NULL) < 0) goto done;
   r = tensor_empty(c, t->dtype, g.rnd, g.res_shape);
   if (!r) goto done;
   if (adv_walk(c, t, &p, &g, r, false) < 0) { tensor_release(r); r = NULL; }
@@ -410,11 +544,31 @@ int index_set(Ctx *c, Tensor *t, const IndexItem *items, int n, Tensor *value) {
   bool adv = has_array(items, n);
   if (plan_build(c, t, items, n, adv, &p) < 0) goto done;
   if (!adv) {
+    if (index_is_element(t, items, n) && tensor_size(value) != 1) {
+      ERR_VALUE(c, "setting an array element with a sequence.");
+      goto done;
+    }
     v = tensor_view(t, p.vndim, p.vshape, p.vstrides, p.voffset);
     if (v) rc = tensor_assign(c, v, value);
     goto done;
   }
-  if (adv_prepare(c, &p, &g) < 0) goto done;
+  if (n == 1 && items[0].kind == IDX_ARRAY && items[0].array->dtype == TSR_BOOL &&
+      items[0].array->ndim == t->ndim && t->ndim > 0) {
+    /* a single full-rank mask: NumPy's boolean-assignment path and its own messages */
+    int64_t count = p.adv[0].src->shape[0];
+    if (value->ndim > 1) {
+      ERR_TYPE(c, "NumPy boolean array indexing assignment requires a 0 or 1-dimensional "
+                  "input, input has %d dimensions", value->ndim);
+      goto done;
+    }
+    if (value->ndim == 1 && value->shape[0] != count && value->shape[0] != 1) {
+      ERR_VALUE(c, "NumPy boolean array indexing assignment cannot assign %lld input values "
+                   "to the %lld output values where the mask is true",
+                (long long)value->shape[0], (long long)count);
+      goto done;
+    }
+  }
+  if (adv_prepare(c, &p, &g, t) < 0) goto done;
   /* the value, in t's dtype and not sharing memory with t */
   if (value->dtype != t->dtype || tensor_may_overlap(t, value))
     v = tensor_astype(c, value, t->dtype);

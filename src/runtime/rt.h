@@ -229,6 +229,7 @@ struct tsr_Tensor {
   int ndim;
   uint8_t weak;           /* WeakKind */
   uint8_t ndarray;        /* 0-d only: a real 0-d array, not a NumPy scalar */
+  uint8_t readonly;       /* a read-only view (broadcast_to, diagonal); views of it inherit */
   int64_t offset;
   int64_t shape[TSR_MAXDIMS];
   int64_t strides[TSR_MAXDIMS];
@@ -340,8 +341,22 @@ typedef struct IndexItem {
    size 4", "too many indices for array: array is 1-dimensional, but 2 were indexed",
    ValueError "slice step cannot be zero". */
 RT_HIDDEN Tensor *index_get(Ctx *c, Tensor *t, const IndexItem *items, int n);
+/* Do the items select a single element by integers alone (n == ndim, every item IDX_INT)?
+   NumPy then assigns a scalar: a value of more than one element is ValueError "setting an
+   array element with a sequence.". */
+RT_HIDDEN bool index_is_element(const Tensor *t, const IndexItem *items, int n);
 /* x[items...] = value (broadcast, cast, in place). */
 RT_HIDDEN int index_set(Ctx *c, Tensor *t, const IndexItem *items, int n, Tensor *value);
+
+/* --- sorting along one axis (sort.c): a stable merge sort, NaN after every number --- */
+/* numpy.argsort(t, axis): int64 indices of t's shape (a 0-d t gives 0-d 0); axis in
+   [0, ndim).  Stable, so ties keep their order (NumPy's kind='stable').  New reference. */
+RT_HIDDEN Tensor *sort_argsort(Ctx *c, Tensor *t, int axis);
+/* numpy.sort(t, axis): a sorted C-contiguous copy of t's dtype and shape.  New reference. */
+RT_HIDDEN Tensor *sort_sorted(Ctx *c, Tensor *t, int axis);
+/* ndarray.sort(axis): sorts t's lanes in place (ValueError "sort array is read-only");
+   0 or -1. */
+RT_HIDDEN int sort_inplace(Ctx *c, Tensor *t, int axis);
 
 /* ------------------------------------------------------------------------------------------
 ** The iteration engine.  A kernel's inner loop sees n elements of each of nop operands:

@@ -48,6 +48,7 @@ static Tensor *tensor_header(Ctx *c, Storage *s, DType dt, int ndim, const int64
   t->ndim = ndim;
   t->weak = WEAK_NONE;
   t->ndarray = 0;
+  t->readonly = 0;
   t->offset = offset;
   for (int i = 0; i < ndim; i++) { t->shape[i] = shape[i]; t->strides[i] = strides[i]; }
   return t;
@@ -191,7 +192,10 @@ Tensor *tensor_scalar_u64(Ctx *c, DType dt, uint64_t v) {
 Tensor *tensor_view(Tensor *t, int ndim, const int64_t *shape, const int64_t *strides,
                     int64_t offset) {
   Tensor *v = tensor_header(t->ctx, t->storage, t->dtype, ndim, shape, strides, offset);
-  if (v) t->storage->refcnt++;
+  if (v) {
+    t->storage->refcnt++;
+    v->readonly = t->readonly;
+  }
   return v;
 }
 
@@ -297,7 +301,8 @@ bool tensor_may_overlap(const Tensor *a, const Tensor *b) {
 }
 
 int tensor_check_writable(Ctx *c, const Tensor *t) {
-  if (t->storage->readonly) return ERR_VALUE(c, "assignment destination is read-only");
+  if (t->storage->readonly || t->readonly)
+    return ERR_VALUE(c, "assignment destination is read-only");
   return 0;
 }
 

@@ -22,17 +22,25 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit_%)
 EMBED_SRC := $(wildcard tests/embed/*.c)
 EMBED_BIN := $(EMBED_SRC:tests/embed/%.c=$(BUILD)/tests/embed_%)
 
-.PHONY: all test test-asan test-allocfail fuzz fuzz-build run bench clean
+.PHONY: FORCE all test test-asan test-allocfail fuzz fuzz-build run bench clean
 all: $(BUILD)/libtsr.a $(BUILD)/libtsr.so $(BUILD)/tsr
+FORCE:
 
 $(BUILD)/gen/grammar.c $(BUILD)/gen/grammar.h: grammar/tsr.y
 	@mkdir -p $(BUILD)/gen
 	cp grammar/tsr.y $(BUILD)/gen/grammar.y
 	$(LEMON) -q -T$(LEMPAR) -d$(BUILD)/gen $(BUILD)/gen/grammar.y
 
-$(BUILD)/gen/stdlib_src.c: $(wildcard stdlib/*.tsr) scripts/embed-stdlib
+# The list of stdlib files is a prerequisite of its own (rewritten only when it changes), so
+# that deleting or adding a stdlib/*.tsr file regenerates stdlib_src.c.
+STDLIB_TSR := $(sort $(wildcard stdlib/*.tsr))
+$(BUILD)/gen/stdlib.list: FORCE
 	@mkdir -p $(BUILD)/gen
-	sh scripts/embed-stdlib $(wildcard stdlib/*.tsr) > $@
+	@echo '$(STDLIB_TSR)' > $@.tmp; cmp -s $@.tmp $@ || cp $@.tmp $@; rm -f $@.tmp
+
+$(BUILD)/gen/stdlib_src.c: $(STDLIB_TSR) $(BUILD)/gen/stdlib.list scripts/embed-stdlib
+	@mkdir -p $(BUILD)/gen
+	sh scripts/embed-stdlib $(STDLIB_TSR) > $@
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(HDRS)
 	@mkdir -p $(dir $@)

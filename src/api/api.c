@@ -184,8 +184,21 @@ static ParseResult parse_allowed(Interp *I, const char *src, size_t len, const c
   return pr;
 }
 
+static tsr_Status run_chunk(Interp *I, const char *src, size_t len, const char *name,
+                            bool interactive, tsr_Tensor **result);
+
+/* Runs src; afterwards the buffer cache is emptied, so that between API calls tsr holds only
+   the memory its values need (tsr_memory_used equals what the host allocator has handed out;
+   the cache speeds up loops inside one evaluation). */
 static tsr_Status run(Interp *I, const char *src, size_t len, const char *name, bool interactive,
                       tsr_Tensor **result) {
+  tsr_Status st = run_chunk(I, src, len, name, interactive, result);
+  if (!running(I)) ctx_cache_flush(&I->ctx);
+  return st;
+}
+
+static tsr_Status run_chunk(Interp *I, const char *src, size_t len, const char *name,
+                            bool interactive, tsr_Tensor **result) {
   if (result) *result = NULL;
   if (running(I))
     return ctx_err(&I->ctx, TSR_ERR_RUNTIME, "RuntimeError",

@@ -617,7 +617,11 @@ static int fuse_walk_inner(Interp *I, FuseProg *p, Node *n, FVal *out) {
 
 static int fuse_walk(Interp *I, FuseProg *p, Node *n, FVal *out) {
   if (!fusable_node(n)) { out->node = -1; return eval(I, n, &out->v); }
-  if (++I->depth > MAX_EVAL_DEPTH) { I->depth--; err_recursion(I); return set_pos(I, n); }
+  if (++I->depth > MAX_EVAL_DEPTH || ctx_stack_exhausted(&I->ctx)) {
+    I->depth--;
+    err_recursion(I);
+    return set_pos(I, n);
+  }
   int rc = fuse_walk_inner(I, p, n, out);
   I->depth--;
   return rc < 0 ? set_pos(I, n) : 0;

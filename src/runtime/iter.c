@@ -173,6 +173,5 @@ int iter_run_parallel(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void 
   /* a walk whose outermost dim is too short to split runs its inner dims in chunks */
   if (w.n > 1 && outer < 2 * (int64_t)c->nthreads) return iter_run(c, nop, ops, loop, aux);
   if (w.n == 1) grain = ITER_PAR_GRAIN;
-  pool_parallel_for(c, outer, grain, walk_task, &w);
-  return ctx_poll(c, (uint64_t)total / 4096);
+  return pool_parallel_for_polled(c, outer, grain, walk_task, &w, per);
 }

@@ -125,3 +125,31 @@ void pool_parallel_for(Ctx *c, int64_t n, int64_t grain, PoolTask task, void *ar
   while (p->busy > 0) pthread_cond_wait(&p->done, &p->mu);
   pthread_mutex_unlock(&p->mu);
 }
+
+/* pool_parallel_for_polled: the same loop in rounds, polling c between rounds. */
+typedef struct { PoolTask task; void *arg; int64_t base; } Shifted;
+
+static void shifted_task(void *arg, int64_t lo, int64_t hi) {
+  Shifted *sh = arg;
+  sh->task(sh->arg, sh->base + lo, sh->base + hi);
+}
+
+/* Elements (work units) per round: a round of this size takes a few milliseconds, so an
+   interrupt or the step budget stops a long kernel promptly. */
+#define POLL_ROUND ((int64_t)1 << 22)
+
+int pool_parallel_for_polled(Ctx *c, int64_t n, int64_t grain, PoolTask task, void *arg,
+                             int64_t work_per_item) {
+  if (work_per_item < 1) work_per_item = 1;
+  int64_t round = POLL_ROUND / work_per_item;
+  int64_t min_round = grain * (c->nthreads > 1 ? c->nthreads : 1) * 4;
+  if (round < min_round) round = min_round;
+  if (round < 1) round = 1;
+  for (int64_t lo = 0; lo < n; lo += round) {
+    int64_t m = n - lo < round ? n - lo : round;
+    Shifted sh = {task, arg, lo};
+    pool_parallel_for(c, m, grain, shifted_task, &sh);
+    if (ctx_poll(c, (uint64_t)(m * work_per_item) / 4096)) return -1;
+  }
+  return 0;
+}

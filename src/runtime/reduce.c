@@ -359,17 +359,19 @@ static void fast_task(void *arg, int64_t lo, int64_t hi) {
    same additions as the serial loop. */
 typedef struct Partials {
   const Fast *f;
-  char *acc;          /* one accumulator per chunk, each starting as out's initial value */
+  char *acc;          /* one accumulator per chunk of the round, each starting as out's
+                         initial value */
   int64_t csz;
+  int64_t first;      /* the round's first chunk */
 } Partials;
 
 static void partials_task(void *arg, int64_t lo, int64_t hi) {
   const Partials *q = arg;
   const Fast *f = q->f;
   int64_t n = f->p.n[0], is = f->p.is[0];
-  for (int64_t i = lo; i < hi; i++) {
-    int64_t s = i * CHUNK, m = n - s < CHUNK ? n - s : CHUNK;
-    f->k(f->in + s * is, is, q->acc + i * q->csz, 0, m);
+  for (int64_t j = lo; j < hi; j++) {
+    int64_t s = (q->first + j) * CHUNK, m = n - s < CHUNK ? n - s : CHUNK;
+    f->k(f->in + s * is, is, q->acc + j * q->csz, 0, m);
   }
 }
 
@@ -382,22 +384,36 @@ static int fast_reduce(Ctx *c, Fast *f, int64_t csz) {
     int best = -1;
     for (int i = 0; i < p->nd; i++)
       if (!p->red[i] && (best < 0 || p->n[i] > p->n[best])) best = i;
-    if (best >= 0 && p->n[best] >= 2) {
+    /* split along a kept dim only when one item's work is small enough to poll between
+       rounds; else the serial loop below, which polls inside the reduced dims */
+    if (best >= 0 && p->n[best] >= 2 && total / p->n[best] <= ((int64_t)1 << 22)) {
       f->split = best;
       int64_t grain = RED_PAR_GRAIN / (total / p->n[best]) + 1;
       if (pool_width(c, p->n[best], grain) > 1) {
-        pool_parallel_for(c, p->n[best], grain, fast_task, f);
-        return ctx_poll(c, (uint64_t)total / 4096);
+        return pool_parallel_for_polled(c, p->n[best], grain, fast_task, f,
+                                        total / p->n[best]);
       }
     } else if (best < 0 && p->nd == 1 && f->partials) {
+      /* rounds of ROUND_CHUNKS chunks: bounded scratch, and a poll after each round */
+      enum { ROUND_CHUNKS = 512 };
       int64_t nchunks = (p->n[0] + CHUNK - 1) / CHUNK;
-      Partials q = {f, NULL, csz};
-      if (!(q.acc = ctx_malloc(c, (size_t)(nchunks * csz)))) return -1;
-      for (int64_t i = 0; i < nchunks; i++) memcpy(q.acc + i * csz, f->out, (size_t)csz);
-      pool_parallel_for(c, nchunks, RED_PAR_GRAIN / CHUNK, partials_task, &q);
-      for (int64_t i = 0; i < nchunks; i++) f->k(q.acc + i * csz, csz, f->out, 0, 1);
-      ctx_free(c, q.acc, (size_t)(nchunks * csz));
-      return ctx_poll(c, (uint64_t)total / 4096);
+      int64_t rchunks = nchunks < ROUND_CHUNKS ? nchunks : ROUND_CHUNKS;
+      Partials q = {f, NULL, csz, 0};
+      /* rchunks accumulators, then out's initial value (each accumulator starts from it) */
+      if (!(q.acc = ctx_malloc(c, (size_t)((rchunks + 1) * csz)))) return -1;
+      char *init = q.acc + rchunks * csz;
+      memcpy(init, f->out, (size_t)csz);
+      int rc = 0;
+      for (int64_t first = 0; first < nchunks && rc == 0; first += rchunks) {
+        int64_t m = nchunks - first < rchunks ? nchunks - first : rchunks;
+        q.first = first;
+        for (int64_t i = 0; i < m; i++) memcpy(q.acc + i * csz, init, (size_t)csz);
+        pool_parallel_for(c, m, RED_PAR_GRAIN / CHUNK, partials_task, &q);
+        for (int64_t i = 0; i < m; i++) f->k(q.acc + i * csz, csz, f->out, 0, 1);
+        rc = ctx_poll(c, (uint64_t)(m * CHUNK) / 4096);
+      }
+      ctx_free(c, q.acc, (size_t)((rchunks + 1) * csz));
+      return rc;
     }
   }
   /* serial: slices of the outermost dim, polling in between (a one-dim plan is cut at

@@ -97,6 +97,12 @@ typedef void (*PoolTask)(void *arg, int64_t lo, int64_t hi);
    calling thread, and returns when all are done.  Serial (one call task(arg, 0, n)) when c
    has no threads, n < 2 * grain, or the pool cannot start. */
 RT_HIDDEN void pool_parallel_for(Ctx *c, int64_t n, int64_t grain, PoolTask task, void *arg);
+/* pool_parallel_for in rounds of about 4M work units (work_per_item units per item), with
+   ctx_poll between rounds, so that an interrupt or max_steps stops a long parallel kernel
+   within milliseconds.  Returns 0, or -1 with the poll's error recorded (the items of later
+   rounds are not run).  Results are those of pool_parallel_for (tasks split-independent). */
+RT_HIDDEN int pool_parallel_for_polled(Ctx *c, int64_t n, int64_t grain, PoolTask task,
+                                       void *arg, int64_t work_per_item);
 /* How many threads pool_parallel_for would use for n items of the given grain (>= 1). */
 RT_HIDDEN int pool_width(const Ctx *c, int64_t n, int64_t grain);
 RT_HIDDEN void pool_stop(Ctx *c);

@@ -123,7 +123,12 @@ static int start(Session *s) {
 }
 
 /* Ends the session with Ctrl-D; returns the exit status (-1 if it had to be killed). */
+static int prompt(Session *s);
+
+/* Ends the session with Ctrl-D, sent once the REPL waits at its prompt (a key sent while a
+   statement still runs reaches the terminal in cooked mode, not libedit). */
 static int finish(Session *s) {
+  prompt(s);
   send_keys(s, "\x04");
   long end = now_ms() + timeout_ms;
   int status = 0;

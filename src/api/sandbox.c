@@ -21,7 +21,7 @@ static const char *const allowed[] = {
   "arcsinh", "arctanh", "argmax", "argmin", "argsort", "argwhere", "around", "array",
   "array2string", "array_equal", "array_equiv", "array_repr", "array_split", "array_str",
   "asanyarray", "asarray", "ascontiguousarray", "asfarray", "atleast_1d", "atleast_2d",
-  "atleast_3d", "average", "bin", "bincount", "bitwise_not", "block", "bool", "broadcast_to",
+  "atleast_3d", "average", "bin", "bincount", "bitwise_not", "block", "bool", "broadcast_arrays", "broadcast_to",
   "can_cast", "cbrt", "choose", "chr", "clip", "column_stack", "compress", "concatenate", "conj",
   "conjugate", "convolve", "copy", "corrcoef", "correlate", "count_nonzero", "cov", "cross",
   "cumprod", "cumsum", "deg2rad", "degrees", "delete", "diag", "diag_indices", "diagflat",
@@ -57,7 +57,7 @@ static const char *const allowed[] = {
   "sinc", "size", "slice", "sort", "sorted", "spacing", "split", "squeeze", "stack", "std",
   "str", "sum", "swapaxes", "take", "take_along_axis", "tensordot", "tile", "trace", "transpose",
   "tri", "tril", "tril_indices", "triu", "triu_indices", "true_divide", "tuple", "type",
-  "unique", "unravel_index", "var", "vdot", "vsplit", "vstack", "where", "zeros", "zeros_like",
+  "unique", "unravel_index", "var", "vdot", "vsplit", "vstack", "where", "whos", "zeros", "zeros_like",
   "zip",
   NULL
 };

@@ -15,6 +15,7 @@
 /* The tables of the other builtins_*.c files (defined there, listed in builtin_tables). */
 RT_HIDDEN extern const Builtin builtins_array_table[];
 RT_HIDDEN extern const Builtin builtins_math_table[];
+RT_HIDDEN extern const Builtin builtins_einsum_table[];
 
 /* --------------------------------------------------------------------------------------------
 ** Small helpers
@@ -449,5 +450,5 @@ static const Builtin builtins_core_table[] = {
 };
 
 const Builtin *const builtin_tables[] = {
-  builtins_core_table, builtins_array_table, builtins_math_table, NULL
+  builtins_core_table, builtins_array_table, builtins_math_table, builtins_einsum_table, NULL
 };

@@ -4,6 +4,7 @@
 ** functions written in tsr (the stdlib folder's .tsr files, compiled in at build time).
 */
 #include "interp.h"
+#include "../runtime/einsum.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -148,5 +149,6 @@ void interp_free(Interp *I) {
   if (I->builtins) dict_free(I->builtins);
   if (I->methods) dict_free(I->methods);
   buf_free(&I->errbuf);
+  einsum_cache_free(&I->ctx);
   I->ctx.alloc(I->ctx.alloc_ud, I, sizeof(Interp), 0);
 }

@@ -50,6 +50,7 @@ typedef struct Ctx {
   uint64_t steps, max_steps;           /* max_steps 0 = none */
   unsigned flags;                      /* TSR_SANDBOX */
   PrintOptions print;
+  void *einsum_cache;                  /* einsum.c's plan cache, freed by einsum_cache_free */
 } Ctx;
 
 /* Initialises c with the given allocator (NULL = libc) and default print options. */

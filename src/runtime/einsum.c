@@ -1376,6 +1376,17 @@ static int make_op(Ctx *c, const Parsed *p, int i, Tensor *t, DType dt, Op *o) {
   return 0;
 }
 
+/* x + 0.0 for every element: NumPy's c_einsum adds its sums into a zeroed output, so a sum
+   of negative zeros is +0.0 there, where GEMM and elementwise products keep -0.0. */
+static void positive_zero_loop(char **data, const int64_t *steps, int64_t n, void *aux) {
+  DType dt = *(const DType *)aux;
+  char *p = data[0];
+  if (dt == TSR_FLOAT64)
+    for (int64_t i = 0; i < n; i++, p += steps[0]) *(double *)p += 0.0;
+  else
+    for (int64_t i = 0; i < n; i++, p += steps[0]) *(float *)p += 0.0f;
+}
+
 /* The plan for a call: from the cache, or parsed and searched now (then cached). */
 static int get_plan(Ctx *c, const char *subs, int nop, Tensor *const *ops, const EinsumOpt *opt,
                     bool view_ok, const Parsed **pp, const EinsumPath **path) {
@@ -1515,6 +1526,10 @@ Tensor *einsum_compute(Ctx *c, const char *subscripts, int nop, Tensor *const *o
   r = execute(c, list, nop, path, p->out, p->nout);
   ctx_free(c, list, ob);
   if (!r) return NULL;
+  if (dtype_is_float(dt) && iter_run(c, 1, &r, positive_zero_loop, &dt)) {
+    tensor_release(r);
+    return NULL;
+  }
   if (out) {
     int rc = tensor_assign(c, out, r);
     tensor_release(r);

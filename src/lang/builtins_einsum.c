@@ -109,7 +109,7 @@ static int sublist_append(Interp *I, Buf *b, Value sub, bool python) {
     Value v = l->items[i];
     if (v.type == V_ELLIPSIS) { buf_puts(b, "..."); continue; }
     int64_t s;
-    bool ok = v.type == V_INT || v.type == V_BOOL ||
+    bool ok = v.type == V_INT || (v.type == V_BOOL && python) ||
               (v.type == V_TENSOR && v.t->ndim == 0 && dtype_is_int(v.t->dtype));
     if (!ok || value_to_int(I, v, &s)) {
       ctx_clear(interp_ctx(I));

@@ -137,7 +137,8 @@ static int einsum_operands(Interp *I, const Args *a, bool python, Buf *sb, Value
   if (a->npos == 0) {
     if (python) return IERR_VALUE(I, "No input operands");
     return IERR_VALUE(I, "must specify the einstein sum subscripts string and at least one "
-                         "operand");
+                         "operand, or at least one operand and its corresponding subscripts "
+                         "list");
   }
   if (a->pos[0].type == V_STR) {
     buf_puts(sb, as_str(a->pos[0])->s);
@@ -168,14 +169,16 @@ static void release_all(Tensor **ts, int n) {
 /* einsum(subscripts, *operands, out=None, dtype=None, order='K', casting='safe',
    optimize=False) and the sublist form einsum(op0, sub0, op1, sub1, ..., [sublistout]). */
 static int bi_einsum(Interp *I, const Args *a, Value *out) {
-  Value vout = v_undef(), vdtype = v_undef(), vopt = v_undef();
+  Value vout = v_undef(), vdtype = v_undef(), vopt = v_undef(), vcast = v_undef(),
+        vorder = v_undef();
   const char *bad = NULL;
   for (int k = 0; k < a->nkw; k++) {
     const char *n = a->kwnames[k];
     if (strcmp(n, "out") == 0) vout = a->kw[k];
     else if (strcmp(n, "dtype") == 0) vdtype = a->kw[k];
     else if (strcmp(n, "optimize") == 0) vopt = a->kw[k];
-    else if (strcmp(n, "order") == 0 || strcmp(n, "casting") == 0) continue;
+    else if (strcmp(n, "casting") == 0) vcast = a->kw[k];
+    else if (strcmp(n, "order") == 0) vorder = a->kw[k];
     else if (!bad) bad = n;
   }
   OptArg oa;
@@ -195,6 +198,31 @@ static int bi_einsum(Interp *I, const Args *a, Value *out) {
   if (einsum_operands(I, a, python, &sb, vals, &nop)) goto done;
   if (sb.failed) goto done;
   if (value_to_dtype(I, vdtype, &dtype)) goto done;
+  if (given(vorder) && (vorder.type != V_STR || as_str(vorder)->len != 1 ||
+                        !strchr("CFAKcfak", as_str(vorder)->s[0]))) {
+    Buf m;
+    buf_init(&m, c);
+    value_repr(I, &m, vorder);
+    IERR_VALUE(I, "order must be one of 'C', 'F', 'A', or 'K' (got %s)", buf_str(&m));
+    buf_free(&m);
+    goto done;
+  }
+  if (given(vcast)) {
+    static const char *const rules[] = {"safe", "no", "equiv", "same_kind", "unsafe"};
+    int rule = -1;
+    for (int k = 0; k < 5 && vcast.type == V_STR; k++)
+      if (strcmp(as_str(vcast)->s, rules[k]) == 0) rule = k;
+    if (rule < 0) {
+      Buf m;
+      buf_init(&m, c);
+      value_repr(I, &m, vcast);
+      IERR_VALUE(I, "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe' "
+                    "(got %s)", buf_str(&m));
+      buf_free(&m);
+      goto done;
+    }
+    oa.o.casting = (EinsumCasting)rule;
+  }
   if (given(vout)) {
     Value v = vout;
     if (v.type != V_TENSOR) { IERR_TYPE(I, "output must be an array"); goto done; }
@@ -348,7 +376,7 @@ static int bi_tensordot(Interp *I, const Args *a, Value *out) {
     for (int i = 0; i < y->ndim; i++)
       if (!used_b[i]) sub[n++] = lb[i];
     sub[n] = 0;
-    EinsumOpt o = {EINSUM_OPT_NONE, -1, 0, NULL, NULL, NULL};
+    EinsumOpt o = {EINSUM_OPT_NONE, -1, 0, NULL, NULL, NULL, EINSUM_CAST_SAFE};
     Tensor *ops[2] = {x, y};
     r = einsum_compute(c, sub, 2, ops, &o, -1, NULL);
     /* a one-operand view cannot happen with two operands; make the result C-contiguous */

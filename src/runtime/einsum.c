@@ -1334,8 +1334,20 @@ done:
 ** einsum
 */
 
-/* NumPy's 'safe' casting between tsr's dtypes. */
-static bool can_cast_safe(DType from, DType to) { return dtype_promote(from, to) == to; }
+/* numpy.can_cast(from, to, casting) between tsr's dtypes. */
+static const char *const casting_names[] = {"safe", "no", "equiv", "same_kind", "unsafe"};
+static bool can_cast(DType from, DType to, EinsumCasting rule) {
+  static const char kinds[] = "buif";
+  switch (rule) {
+  case EINSUM_CAST_NO: case EINSUM_CAST_EQUIV: return from == to;
+  case EINSUM_CAST_SAFE: return dtype_promote(from, to) == to;
+  case EINSUM_CAST_SAME_KIND:
+    return dtype_promote(from, to) == to ||
+           strchr(kinds, dtype_info[from].kind) <= strchr(kinds, dtype_info[to].kind);
+  case EINSUM_CAST_UNSAFE: return true;
+  }
+  return false;
+}
 
 /* Operand i as an Op: diagonal view (strides of repeated labels summed), converted to dt,
    size-1 dims broadcast (stride 0) to the label sizes. */
@@ -1454,8 +1466,8 @@ Tensor *einsum_compute(Ctx *c, const char *subscripts, int nop, Tensor *const *o
                        const EinsumOpt *opt, int dtype, Tensor *out) {
   const Parsed *p;
   const EinsumPath *path;
-  if (nop < 1) {
-    ERR_VALUE(c, "No input operands");
+  if (nop < 1 && opt->kind == EINSUM_OPT_NONE) {
+    ERR_VALUE(c, "must specify the einstein sum subscripts string and at least one operand");
     return NULL;
   }
   if (get_plan(c, subscripts, nop, ops, opt, !out, &p, &path)) return NULL;
@@ -1497,10 +1509,10 @@ Tensor *einsum_compute(Ctx *c, const char *subscripts, int nop, Tensor *const *o
   if (dtype >= 0) {
     dt = (DType)dtype;
     for (int i = 0; i < nop; i++)
-      if (!can_cast_safe(ops[i]->dtype, dt)) {
+      if (!can_cast(ops[i]->dtype, dt, opt->casting)) {
         ERR_TYPE(c, "Iterator operand %d dtype could not be cast from dtype('%s') to "
-                    "dtype('%s') according to the rule 'safe'", i, dtype_name(ops[i]->dtype),
-                 dtype_name(dt));
+                    "dtype('%s') according to the rule '%s'", i, dtype_name(ops[i]->dtype),
+                 dtype_name(dt), casting_names[opt->casting]);
         return NULL;
       }
   } else {
@@ -1509,10 +1521,10 @@ Tensor *einsum_compute(Ctx *c, const char *subscripts, int nop, Tensor *const *o
     if (out) dt = dtype_promote(dt, out->dtype);
   }
   if (out) {
-    if (!can_cast_safe(dt, out->dtype)) {
+    if (!can_cast(dt, out->dtype, opt->casting)) {
       ERR_TYPE(c, "Iterator requested dtype could not be cast from dtype('%s') to dtype('%s'), "
-                  "the operand %d dtype, according to the rule 'safe'", dtype_name(dt),
-               dtype_name(out->dtype), nop);
+                  "the operand %d dtype, according to the rule '%s'", dtype_name(dt),
+               dtype_name(out->dtype), nop, casting_names[opt->casting]);
       return NULL;
     }
     if (tensor_check_writable(c, out)) return NULL;

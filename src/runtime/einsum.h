@@ -17,6 +17,10 @@ typedef enum {
   EINSUM_OPT_UNKNOWN     /* any other string: KeyError when a path must be searched */
 } EinsumOptKind;
 
+/* casting= (NumPy's rules; zero is einsum's default 'safe'). */
+typedef enum { EINSUM_CAST_SAFE, EINSUM_CAST_NO, EINSUM_CAST_EQUIV, EINSUM_CAST_SAME_KIND,
+               EINSUM_CAST_UNSAFE } EinsumCasting;
+
 /* An optimize= request.  For EINSUM_OPT_EXPLICIT, step k contracts the positions
    pos[start[k] .. start[k+1]) (nsteps + 1 entries in start).  memory_limit < 0 means NumPy's
    default (the largest input or output size); ('greedy', N) gives N.  name is the unknown
@@ -27,6 +31,7 @@ typedef struct EinsumOpt {
   int nsteps;
   const int *start, *pos;
   const char *name;
+  EinsumCasting casting;   /* the casting= of the call */
 } EinsumOpt;
 
 /* A contraction path as einsum_path returns it: nsteps tuples, tuple k holding

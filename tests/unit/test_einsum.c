@@ -39,7 +39,7 @@ static int run_once(long budget, bool path, EinsumOptKind kind) {
                     ints(&c, 3, s4, 4)};
   size_t base = c.mem_used;
   f.budget = f.count + budget;
-  EinsumOpt o = {kind, -1, 0, NULL, NULL, NULL};
+  EinsumOpt o = {kind, -1, 0, NULL, NULL, NULL, EINSUM_CAST_SAFE};
   int rc;
   if (path) {
     EinsumPath p;
@@ -91,7 +91,7 @@ static void test_faults(bool path, EinsumOptKind kind) {
 
 static long count_allocs(Ctx *c, Faulty *f, Tensor **ops) {
   long before = f->count;
-  EinsumOpt o = {EINSUM_OPT_NONE, -1, 0, NULL, NULL, NULL};
+  EinsumOpt o = {EINSUM_OPT_NONE, -1, 0, NULL, NULL, NULL, EINSUM_CAST_SAFE};
   Tensor *r = einsum_compute(c, "ij,jk->ik", 2, ops, &o, -1, NULL);
   CHECK(r != NULL);
   if (r) tensor_release(r);
@@ -125,7 +125,7 @@ static void test_int_wrap(void) {
   for (int i = 0; i < 24; i++) ((int8_t *)tensor_data(a))[i] = (int8_t)(i * 37);
   for (int i = 0; i < 40; i++) ((int8_t *)tensor_data(b))[i] = (int8_t)(i * 91 + 5);
   Tensor *ops[2] = {a, b};
-  EinsumOpt o = {EINSUM_OPT_GREEDY, -1, 0, NULL, NULL, NULL};
+  EinsumOpt o = {EINSUM_OPT_GREEDY, -1, 0, NULL, NULL, NULL, EINSUM_CAST_SAFE};
   Tensor *r = einsum_compute(&c, "bij,bjk->bik", 2, ops, &o, -1, NULL);
   CHECK(r && r->dtype == TSR_INT8);
   bool ok = r != NULL;

@@ -134,6 +134,7 @@ static int sublist_append(Interp *I, Buf *b, Value sub, bool python) {
 static int einsum_operands(Interp *I, const Args *a, bool python, Buf *sb, Value *vals,
                            int *nop) {
   *nop = 0;
+  if (a->npos > MAX_OPERANDS) return IERR_VALUE(I, "too many operands");
   if (a->npos == 0) {
     if (python) return IERR_VALUE(I, "No input operands");
     return IERR_VALUE(I, "must specify the einstein sum subscripts string and at least one "

@@ -1303,6 +1303,7 @@ int einsum_path(Ctx *c, const char *subscripts, int nop, Tensor *const *ops,
   Buf ex;
   PathBuf pb = {c, 0, 0, 0, NULL, NULL};
   memset(path, 0, sizeof *path);
+  if (nop > 128) return ERR_VALUE(c, "too many operands");
   memset(&p, 0, sizeof p);
   buf_init(&ex, c);
   int rc = -1;
@@ -1466,6 +1467,10 @@ Tensor *einsum_compute(Ctx *c, const char *subscripts, int nop, Tensor *const *o
                        const EinsumOpt *opt, int dtype, Tensor *out) {
   const Parsed *p;
   const EinsumPath *path;
+  if (nop > 128) {
+    ERR_VALUE(c, "too many operands");
+    return NULL;
+  }
   if (nop < 1 && opt->kind == EINSUM_OPT_NONE) {
     ERR_VALUE(c, "must specify the einstein sum subscripts string and at least one operand");
     return NULL;

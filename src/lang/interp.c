@@ -4,6 +4,7 @@
 ** functions written in tsr (the stdlib folder's .tsr files, compiled in at build time).
 */
 #include "interp.h"
+#include "../runtime/einsum.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -159,4 +160,5 @@ void interp_free_contents(Interp *I) {
   I->globals = I->builtins = I->methods = NULL;
   I->retval = I->numpy = v_none();
   ctx_close_speedups(&I->ctx);   /* stops the pool, returns the cached buffers */
+  einsum_cache_free(&I->ctx);
 }

@@ -66,6 +66,7 @@ typedef struct Ctx {
   int nthreads;                        /* threads for large kernels; <= 1 = serial */
   struct Pool *pool;                   /* started on first use */
   void *fuse_spare;                    /* a fused-evaluation program kept for reuse (fuse.c) */
+  void *einsum_cache;                  /* einsum.c's plan cache, freed by einsum_cache_free */
 } Ctx;
 
 /* Sets c's C stack guard for the calling thread (its stack bounds from pthread_getattr_np,

@@ -716,9 +716,20 @@ static Tensor *arg_reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int 
     for (int i = 0; i < t->ndim; i++) oshape[i] = 1;
     if (!(src = tensor_contiguous(c, t, t->dtype))) return NULL;
     if (!(out = tensor_empty(c, TSR_INT64, keepdims ? t->ndim : 0, oshape))) goto fail;
-    *(int64_t *)tensor_data(out) = k(tensor_data(src), n, (int64_t)dtype_size(t->dtype));
+    /* in pieces of POLL_EVERY, polling between them; a piece's winner is played against the
+       best so far with the kernel itself on the pair (stride = their distance), so ties keep
+       the first index and the first NaN wins, as in one pass */
+    const char *d = tensor_data(src);
+    int64_t esz = (int64_t)dtype_size(t->dtype), best = 0;
+    for (int64_t lo = 0; lo < n; lo += POLL_EVERY) {
+      int64_t m = n - lo < POLL_EVERY ? n - lo : POLL_EVERY;
+      int64_t w = lo + k(d + lo * esz, m, esz);
+      if (lo == 0) best = w;
+      else if (w != best && k(d + best * esz, 2, (w - best) * esz) == 1) best = w;
+      if (ctx_poll(c, (uint64_t)m / 4096)) { release(src); tensor_release(out); return NULL; }
+    }
+    *(int64_t *)tensor_data(out) = best;
     tensor_release(src);
-    if (ctx_poll(c, (uint64_t)n / 4096)) { tensor_release(out); return NULL; }
     return out;
   }
   int ax;
@@ -990,6 +1001,34 @@ typedef void (*AccumulateFn)(char *, int64_t, int64_t, int64_t, bool);
 #define X_ACC(ENUM, T, NAME, KIND) [ENUM] = accumulate_##T,
 static const AccumulateFn accumulate_fns[DTYPE_COUNT] = { DTYPE_TABLE(X_ACC) };
 
+/* Runs fn over the (outer, n, inner) block of data in pieces of about POLL_EVERY elements,
+   polling c between them.  A piece along n restarts at the row before it, already
+   accumulated, so every element gets the same single addition as in one pass.  0 or -1. */
+static int accumulate_polled(Ctx *c, char *data, int64_t esz, int64_t outer, int64_t n,
+                             int64_t inner, bool mul,
+                             void (*fn)(char *, int64_t, int64_t, int64_t, bool)) {
+  int64_t block = n * inner;
+  if (block < POLL_EVERY && outer > 1) {   /* whole blocks, several per piece */
+    int64_t g = POLL_EVERY / block + 1;
+    for (int64_t o = 0; o < outer; o += g) {
+      int64_t m = outer - o < g ? outer - o : g;
+      fn(data + o * block * esz, m, n, inner, mul);
+      if (ctx_poll(c, (uint64_t)(m * block) / 4096)) return -1;
+    }
+    return 0;
+  }
+  int64_t rows = POLL_EVERY / inner + 1;
+  for (int64_t o = 0; o < outer; o++) {
+    char *b = data + o * block * esz;
+    for (int64_t lo = 0; lo < n; lo += rows) {
+      int64_t hi = n - lo < rows ? n : lo + rows, start = lo ? lo - 1 : 0;
+      fn(b + start * inner * esz, 1, hi - start, inner, mul);
+      if (ctx_poll(c, (uint64_t)((hi - lo) * inner) / 4096)) return -1;
+    }
+  }
+  return 0;
+}
+
 /* numpy.cumsum / numpy.cumprod (op RED_SUM / RED_PROD) of t along axis (INT32_MIN: over the
    flattened C order, giving a 1-d result) in dtype (-1: sum's default promotion).  Returns a
    new C-contiguous tensor or NULL (AxisError). */
@@ -1012,9 +1051,9 @@ Tensor *reduce_cumulative(Ctx *c, Reduction op, Tensor *t, int axis, int dtype) 
   int64_t outer = 1, inner = 1, n = r->shape[ax];
   for (int i = 0; i < ax; i++) outer *= r->shape[i];
   for (int i = ax + 1; i < r->ndim; i++) inner *= r->shape[i];
-  if (n > 0 && inner > 0 && outer > 0)
-    accumulate_fns[odt](tensor_data(r), outer, n, inner, op == RED_PROD);
-  if (ctx_poll(c, (uint64_t)(outer * n * inner) / 4096)) {
+  if (n > 0 && inner > 0 && outer > 0 &&
+      accumulate_polled(c, tensor_data(r), (int64_t)dtype_size(odt), outer, n, inner,
+                        op == RED_PROD, accumulate_fns[odt]) < 0) {
     tensor_release(r);
     return NULL;
   }

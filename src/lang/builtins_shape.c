@@ -401,6 +401,10 @@ static Tensor *pad_pairs(Interp *I, Value v, int ndim, bool integral) {
   int64_t shape[2] = {ndim, 2};
   Tensor *b = NULL, *r = NULL;
   if (t->ndim <= 2) b = tensor_broadcast_to(c, t, 2, shape);
+  if (!b && c->status == TSR_ERR_MEMORY) {   /* not a shape problem: keep the MemoryError */
+    tensor_release(t);
+    return NULL;
+  }
   if (!b) {
     ctx_clear(c);
     Buf buf;

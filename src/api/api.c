@@ -105,6 +105,7 @@ static tsr_Status record_error(Interp *I, const char *chunk_name, const char *sr
       enum { WINDOW = 160 };
       bool cut_left = false, cut_right = false;
       size_t col0 = I->err_col > 1 ? (size_t)I->err_col - 1 : 0;   /* characters, ~bytes */
+      if (col0 > len_line) col0 = len_line;   /* the line may end early, at a NUL byte */
       if (len_line - skip > 2 * WINDOW) {
         size_t from = col0 > skip + WINDOW ? col0 - WINDOW : skip;
         while (from < len_line && ((unsigned char)ls[from] & 0xC0) == 0x80) from++;

@@ -630,6 +630,10 @@ static Tensor *reduce_into(Ctx *c, Reduction op, Tensor *t, const bool *red, boo
     case RED_MIN: f.rk = rows_min[cdt]; break;
     default: break;
     }
+    /* the row kernels walk contiguous rows: the kept inner dim must be dense on both sides
+       (a broadcast input has stride 0 there) */
+    if (p.nd < 2 || p.is[p.nd - 1] != (int64_t)csz || p.os[p.nd - 1] != (int64_t)csz)
+      f.rk = NULL;
     if (fast_reduce(c, &f, (int64_t)csz)) goto fail;
     return acc;
   }

@@ -115,6 +115,12 @@ static void test_long_lines(tsr_State *S) {
   expect_error(S, s, "SyntaxError", "integer literal too large");
   CHECK(strlen(tsr_error_message(S)) < 2000);
   free(s);
+  /* regression (fuzz_eval): the shown line ends early at a bare CR while the error column
+     lies far beyond it; the window must stay inside the line */
+  s = repeat("x = [", "1,", 400, "\r", " ", "\xcc]\n");
+  expect_error(S, s, "SyntaxError", "(unicode error) 'utf-8' codec can't decode byte 0xcc");
+  CHECK(strlen(tsr_error_message(S)) < 2000);
+  free(s);
   /* an error in the middle of a 10 MB line shows a window around it */
   s = repeat("x = '", "ab", n, "' +* 2\n", "", "");
   expect_error(S, s, "SyntaxError", "invalid syntax");

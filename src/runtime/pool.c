@@ -56,15 +56,19 @@ static void *worker(void *arg) {
 }
 
 /* Starts c's pool with c->nthreads - 1 workers (the caller is the last thread).  The pool
-   object comes from malloc, not the Ctx allocator: it is not tensor memory, and a failure
-   only means running serially.  Returns the pool or NULL. */
+   object comes from the Ctx allocator (so from the host's allocator, and counted in its
+   memory); a failure only means running serially, with no error left pending.  Returns the
+   pool or NULL. */
 static struct Pool *pool_start(Ctx *c) {
-  struct Pool *p = calloc(1, sizeof *p);
-  if (!p) return NULL;
-  if (pthread_mutex_init(&p->mu, NULL)) { free(p); return NULL; }
-  if (pthread_cond_init(&p->wake, NULL)) { pthread_mutex_destroy(&p->mu); free(p); return NULL; }
+  struct Pool *p = ctx_calloc(c, sizeof *p);
+  if (!p) { ctx_clear(c); return NULL; }
+  if (pthread_mutex_init(&p->mu, NULL)) { ctx_free(c, p, sizeof *p); return NULL; }
+  if (pthread_cond_init(&p->wake, NULL)) {
+    pthread_mutex_destroy(&p->mu); ctx_free(c, p, sizeof *p); return NULL;
+  }
   if (pthread_cond_init(&p->done, NULL)) {
-    pthread_cond_destroy(&p->wake); pthread_mutex_destroy(&p->mu); free(p); return NULL;
+    pthread_cond_destroy(&p->wake); pthread_mutex_destroy(&p->mu); ctx_free(c, p, sizeof *p);
+    return NULL;
   }
   int want = c->nthreads - 1;
   if (want > POOL_MAX) want = POOL_MAX;
@@ -88,7 +92,7 @@ void pool_stop(Ctx *c) {
   pthread_cond_destroy(&p->done);
   pthread_cond_destroy(&p->wake);
   pthread_mutex_destroy(&p->mu);
-  free(p);
+  ctx_free(c, p, sizeof *p);
   c->pool = NULL;
 }
 

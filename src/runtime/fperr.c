@@ -49,10 +49,13 @@ bool fperr_active(const Ctx *c) {
 }
 
 int fperr_report(Ctx *c, int flags, const char *name) {
+  bool first = true;   /* 'print' shows only the first error of a call, as NumPy does */
   for (int k = 0; k < FPE_NCAT; k++) {
     if (!(flags & (1 << k))) continue;
     FpMode m = fperr_mode(c, k);
     if (m == FPMODE_IGNORE) continue;
+    if (m == FPMODE_PRINT && !first) continue;
+    if (m == FPMODE_PRINT) first = false;
     char msg[128];
     snprintf(msg, sizeof msg, "%s encountered in %s", category_text[k], name);
     if (m == FPMODE_RAISE)

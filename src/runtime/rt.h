@@ -171,7 +171,8 @@ RT_HIDDEN bool fperr_active(const Ctx *c);
 /* Acts on the flags raised by one ufunc call named name ("divide", "scalar divide", "reduce"),
    category by category in NumPy's order (divide, over, under, invalid): 'warn' and 'print'
    go to c->fperr.report with "divide by zero encountered in divide" (also "overflow",
-   "underflow", "invalid value"), 'raise' records FloatingPointError with that message and
+   "underflow", "invalid value"; 'print' only for the first category it reports in the
+   call), 'raise' records FloatingPointError with that message and
    returns -1 at once.  Returns 0 otherwise. */
 RT_HIDDEN int fperr_report(Ctx *c, int flags, const char *name);
 

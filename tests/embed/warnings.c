@@ -168,6 +168,19 @@ int main(void) {
     CHECK(strncmp(c2.err, "prog.tsr:4: RuntimeWarning: divide by zero", 42) == 0);
     tsr_close(S2);
   }
+  /* a sandboxed state may silence its warnings too */
+  Capture c3;
+  cfg.write_ud = &c3;
+  cfg.flags = TSR_SANDBOX;
+  tsr_State *S3 = tsr_open(&cfg);
+  CHECK(S3 != NULL);
+  if (S3) {
+    CHECK(run(S3, &c3, "seterr(all='ignore')\nb = log(zeros(2))\nprint(geterr()['divide'])\n",
+              "sb.tsr") == TSR_OK);
+    CHECK_STR(c3.err, "");
+    CHECK_STR(c3.out, "ignore\n");
+    tsr_close(S3);
+  }
   tsr_close(S);
   return CHECK_DONE("embed_warnings");
 }

@@ -88,9 +88,9 @@ int fuse_binary(Ctx *c, FuseProg *p, BinaryUfunc op, int a, int b) {
   if (r > 0 || p->n >= FUSE_MAXNODE) return -2;
   Tensor *both[2] = {ta, tb};
   if (broadcast_shapes(c, 2, both, &nd, shape) < 0) return -1;
-  /* scalar operations stay unfused: NumPy's scalar math has its own warnings ("scalar
-     divide", integer overflow), and one element gains nothing from fusion */
-  if (nd == 0) return -2;
+  /* integer scalar operations stay unfused: NumPy's scalar math checks them for overflow
+     (ufunc_binary does) */
+  if (nd == 0 && !dtype_is_float(ct)) return -2;
   /* keep within the iterator's operand count: compute the larger side first */
   while (p->nodes[a].nleaves + p->nodes[b].nleaves > FUSE_MAXLEAF) {
     int big = p->nodes[a].nleaves >= p->nodes[b].nleaves ? a : b;
@@ -114,7 +114,7 @@ int fuse_unary(Ctx *c, FuseProg *p, UnaryUfunc op, int a) {
   Tensor sa, *ta = stand_in(p, a, &sa);
   DType ct, ot;
   if (ufunc_unary_resolve(c, op, ta, &ct, &ot) < 0) return -1;
-  if (p->n >= FUSE_MAXNODE || ta->ndim == 0) return -2;
+  if (p->n >= FUSE_MAXNODE || (ta->ndim == 0 && !dtype_is_float(ct))) return -2;
   FuseNode *f = &p->nodes[p->n];
   *f = p->nodes[a];
   f->kind = FN_UNARY;
@@ -145,18 +145,22 @@ typedef struct Step {
 } Step;
 typedef struct Exec {
   int nstep;
-  bool check;               /* read the FPU flags after each step (some step reports them) */
+  bool reports;             /* some step reports floating-point errors */
+  bool check;               /* read the FPU flags after each step (the attributing pass) */
   Step steps[FUSE_MAXNODE];
   atomic_int fp[FUSE_MAXNODE];   /* FPE_* flags each step raised, OR'ed over all threads */
 } Exec;
 
 /* aux is the Exec; the only thing written to it is the atomic OR of each step's FPU flags
-   (read after every step's loop, per block, and cleared: so each ufunc of the tree reports
-   its own errors, as NumPy's node-by-node evaluation does). */
+   when e->check (read after every step's loop, per block, and cleared: so each ufunc of the
+   tree reports its own errors, as NumPy's node-by-node evaluation does). */
 static void fused_loop(char **d, const int64_t *s, int64_t n, void *aux) {
   Exec *e = aux;
-  int raised[FUSE_MAXNODE] = {0};
-  if (e->check) fperr_clear();
+  int raised[FUSE_MAXNODE];
+  if (e->check) {
+    memset(raised, 0, (size_t)e->nstep * sizeof *raised);
+    fperr_clear();
+  }
   /* block buffers sized to the work (a short run needs little stack): one per step for its
      result, two for operand casts */
   int64_t blk = n < BLOCK ? n : BLOCK, bytes = blk * 8;
@@ -236,7 +240,7 @@ static void compile(FuseProg *p, int i, Exec *e, Tensor **leaves, int *nleaf, Sr
   st->node = i;
   st->reports = f->kind == FN_BINARY ? ufunc_binary_reports((BinaryUfunc)f->op)
                                      : ufunc_unary_reports((UnaryUfunc)f->op);
-  if (st->reports) e->check = true;
+  if (st->reports) e->reports = true;
   atomic_init(&e->fp[e->nstep], 0);
   r->leaf = 0;
   r->step = e->nstep++;
@@ -271,9 +275,9 @@ Tensor *fuse_run(Ctx *c, FuseProg *p, int i) {
   int nleaf = 0, rc = -1;
   Src root;
   e.nstep = 0;
-  e.check = false;
+  e.reports = e.check = false;
   compile(p, i, &e, leaves, &nleaf, &root);
-  if (e.check && !fperr_active(c)) e.check = false;
+  bool check = e.reports && fperr_active(c);
   if (!(ops[0] = tensor_empty(c, f->ot, f->ndim, f->shape))) return NULL;
   for (int k = 0; k < nleaf; k++) {
     Tensor *t = leaves[k];
@@ -281,8 +285,18 @@ Tensor *fuse_run(Ctx *c, FuseProg *p, int i) {
     ops[k + 1] = same ? tensor_retain(t) : tensor_broadcast_to(c, t, f->ndim, f->shape);
     if (!ops[k + 1]) goto done;
   }
+  /* The flags are read once for the whole pass (the pool hands its workers' flags back);
+     only when some were raised does a second pass, with the same inputs into the same fresh
+     output and so the same results, read them after every step to tell which ufunc raised
+     what.  Reading them per step and block always would cost more than the arithmetic on
+     short rows. */
+  if (check) fperr_clear();
   rc = iter_run_parallel(c, nleaf + 1, ops, fused_loop, &e);
-  if (rc == 0 && e.check && report_steps(c, p, &e) < 0) rc = -1;
+  if (rc == 0 && check && fperr_test()) {
+    e.check = true;
+    rc = iter_run_parallel(c, nleaf + 1, ops, fused_loop, &e);
+    if (rc == 0 && report_steps(c, p, &e) < 0) rc = -1;
+  }
 done:
   for (int k = 1; k <= nleaf; k++) if (ops[k]) tensor_release(ops[k]);
   if (rc < 0) { tensor_release(ops[0]); return NULL; }

@@ -843,11 +843,10 @@ static bool scalar_int_overflow(BinaryUfunc op, DType ct, const Tensor *a, const
   return r < lo || r > hi;
 }
 
-/* After a kernel run with the flags cleared: reports what it raised under name (plus
-   `extra` flags found otherwise).  Returns r, or NULL (r released) when the report raised
+/* After a kernel run with the flags cleared: reports flags f (what it raised, plus flags
+   found otherwise) under name.  Returns r, or NULL (r released) when the report raised
    FloatingPointError. */
-static Tensor *fp_finish(Ctx *c, Tensor *r, int extra, const char *name) {
-  int f = fperr_test() | extra;
+static Tensor *fp_finish(Ctx *c, Tensor *r, int f, const char *name) {
   if (f && fperr_report(c, f, name) < 0) { tensor_release(r); return NULL; }
   return r;
 }
@@ -911,10 +910,12 @@ Tensor *ufunc_binary(Ctx *c, BinaryUfunc op, Tensor *a, Tensor *b, Tensor *out) 
   if (check) fperr_clear();
   Tensor *r = run_kernel(c, name, 2, in, dts, ot, out, binary_loops[op][ct], NULL);
   if (!r || !check) return r;
+  int f = fperr_test();
+  if (dtype_is_int(ct) && is_scalar(a) && is_scalar(b) && scalar_int_overflow(op, ct, a, b))
+    f |= FPE_OVERFLOW;
+  if (!f) return r;
   char buf[64];
-  int extra = dtype_is_int(ct) && is_scalar(a) && is_scalar(b) &&
-              scalar_int_overflow(op, ct, a, b) ? FPE_OVERFLOW : 0;
-  return fp_finish(c, r, extra, ufunc_binary_fpname(op, ct, a, b, buf, sizeof buf));
+  return fp_finish(c, r, f, ufunc_binary_fpname(op, ct, a, b, buf, sizeof buf));
 }
 
 int ufunc_unary_resolve(Ctx *c, UnaryUfunc op, Tensor *a, DType *ct_out, DType *ot_out) {
@@ -956,7 +957,7 @@ Tensor *ufunc_unary(Ctx *c, UnaryUfunc op, Tensor *a, Tensor *out) {
   if (check) fperr_clear();
   Tensor *r = run_kernel(c, unary_ufunc_names[op], 1, &a, &ct, ot, out, unary_loops[op][ct],
                          NULL);
-  if (r && check) return fp_finish(c, r, 0, unary_ufunc_names[op]);
+  if (r && check) return fp_finish(c, r, fperr_test(), unary_ufunc_names[op]);
   /* NumPy's scalar math: -x overflows for the most negative signed integer and for every
      nonzero unsigned one */
   if (r && op == UF_NEGATIVE && is_scalar(a) && dtype_is_int(ct) && fperr_active(c)) {

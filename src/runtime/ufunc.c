@@ -814,7 +814,9 @@ const char *ufunc_binary_fpname(BinaryUfunc op, DType ct, const Tensor *a, const
     if (e == -1) return "reciprocal";
     if (e == 0.5) return "sqrt";
   }
-  if (!is_scalar(a) || !is_scalar(b)) return name;
+  /* NumPy's scalar math: both operands scalars, one of them a NumPy scalar (two Python
+     scalars reach a ufunc only through a call such as divide(1.0, 0.0)) */
+  if (!is_scalar(a) || !is_scalar(b) || (a->weak && b->weak)) return name;
   snprintf(buf, size, "scalar %s", name);
   return buf;
 }
@@ -822,19 +824,22 @@ const char *ufunc_binary_fpname(BinaryUfunc op, DType ct, const Tensor *a, const
 /* NumPy's scalar math checks integer add, subtract and multiply for overflow: does op on the
    scalars a and b (in the integer loop dtype ct) overflow? */
 static bool scalar_int_overflow(BinaryUfunc op, DType ct, const Tensor *a, const Tensor *b) {
-  __int128 x, y, r, lo, hi;
-  if (dtype_is_unsigned(ct)) {
-    x = dtype_get_u64(a->dtype, tensor_data(a));
-    y = dtype_get_u64(b->dtype, tensor_data(b));
-    lo = 0;
-    hi = ct == TSR_UINT64 ? (__int128)UINT64_MAX : ((__int128)1 << (8 * dtype_size(ct))) - 1;
-  } else {
-    x = dtype_get_i64(a->dtype, tensor_data(a));
-    y = dtype_get_i64(b->dtype, tensor_data(b));
-    hi = ((__int128)1 << (8 * dtype_size(ct) - 1)) - 1;
-    lo = -hi - 1;
+  if (a->weak && b->weak) return false;
+  if (dtype_is_unsigned(ct)) {   /* exact in 128 unsigned bits: (2^64 - 1)^2 < 2^128 */
+    unsigned __int128 x = dtype_get_u64(a->dtype, tensor_data(a)),
+                      y = dtype_get_u64(b->dtype, tensor_data(b)), r;
+    unsigned __int128 hi = ((unsigned __int128)1 << (8 * dtype_size(ct))) - 1;
+    switch (op) {
+    case UF_ADD: r = x + y; break;
+    case UF_SUBTRACT: return x < y;
+    case UF_MULTIPLY: r = x * y; break;
+    default: return false;
+    }
+    return r > hi;
   }
-  switch (op) {
+  __int128 x = dtype_get_i64(a->dtype, tensor_data(a)), y = dtype_get_i64(b->dtype, tensor_data(b));
+  __int128 hi = ((__int128)1 << (8 * dtype_size(ct) - 1)) - 1, lo = -hi - 1, r;
+  switch (op) {   /* exact: |x|, |y| <= 2^63 */
   case UF_ADD: r = x + y; break;
   case UF_SUBTRACT: r = x - y; break;
   case UF_MULTIPLY: r = x * y; break;

@@ -62,6 +62,7 @@ def run_one(prelude_code, path):
     buf = io.StringIO()
     error = None
     saved_options = numpy.get_printoptions()
+    saved_errors = numpy.geterr()   # a program's seterr must not leak into the next one
     saved_argv = sys.argv
     sys.argv = [path]
     try:
@@ -77,6 +78,7 @@ def run_one(prelude_code, path):
     finally:
         sys.argv = saved_argv
         numpy.set_printoptions(**saved_options)
+        numpy.seterr(**saved_errors)
     return source, buf.getvalue(), error
 
 

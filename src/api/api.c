@@ -25,6 +25,8 @@ void tsr_config_init(tsr_Config *cfg) { memset(cfg, 0, sizeof *cfg); }
 #define ERRBUF_CAP 4096
 
 static Interp *ctx_interp(Ctx *c) { return (Interp *)((char *)c - offsetof(Interp, ctx)); }
+static void fp_report(Ctx *c, FpMode how, const char *message);
+static void fp_registry_free(Interp *I);
 
 /* Is an evaluation of I running (so this API call comes from a host function)? */
 static bool running(const Interp *I) { return I->cur_chunk != NULL; }
@@ -39,6 +41,7 @@ tsr_State *tsr_open(const tsr_Config *cfg) {
   b->cap = ERRBUF_CAP;
   b->p[0] = 0;
   ctx_clear(&I->ctx);
+  I->ctx.fperr.report = fp_report;
   I->ctx.mem_used += sizeof(Interp);   /* the state itself is in the account too */
   return (tsr_State *)I;
 }
@@ -52,6 +55,7 @@ static void maybe_finish_close(Ctx *c) {
 void tsr_close(tsr_State *S) {
   if (!S) return;
   Interp *I = STATE(S);
+  fp_registry_free(I);
   interp_free_contents(I);
   I->ctx.mem_used -= sizeof(Interp);
   I->ctx.flags |= API_CLOSED;
@@ -70,6 +74,115 @@ static void source_line(const char *src, size_t len, int line, const char **star
   const char *e = p;
   while (e < end && *e != '\n' && *e != '\r' && *e != '\0') e++;
   *start = p; *n = (size_t)(e - p);
+}
+
+/* ------------------------------------------------------------------------------------------
+** RuntimeWarnings of floating-point errors (numpy.seterr 'warn' and 'print'; fperr.c decides
+** which).  Shown as Python's warnings module shows them under its default filter, on the
+** stderr stream of the write callback:
+**     FILE:LINE: RuntimeWarning: divide by zero encountered in divide
+**       SOURCE LINE, STRIPPED
+** once per (message, line), as the "default" action's registry (one per module: tsr has one
+** module, __main__, so the file name is not in the key).  FILE:LINE is where the frame that
+** called the ufunc is (its chunk and the line of the node it last evaluated); the source line
+** is left out for chunks named like "<stdin>" or "<string>", as Python's linecache does.
+*/
+typedef struct WarnKey { uint64_t hash; int line; } WarnKey;
+typedef struct WarnRegistry { size_t n, cap; WarnKey *keys; } WarnRegistry;
+
+static uint64_t warn_hash(const char *s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (; *s; s++) { h ^= (unsigned char)*s; h *= 1099511628211ULL; }
+  return h;
+}
+
+static void fp_registry_free(Interp *I) {
+  WarnRegistry *r = I->ctx.fperr.registry;
+  if (!r) return;
+  if (r->keys) ctx_free(&I->ctx, r->keys, r->cap * sizeof *r->keys);
+  ctx_free(&I->ctx, r, sizeof *r);
+  I->ctx.fperr.registry = NULL;
+}
+
+/* Has (message, line) been shown?  If not, records it (best effort: when memory runs out the
+   warning is shown again later, and no error is left behind). */
+static bool warn_seen(Interp *I, const char *message, int line) {
+  Ctx *c = &I->ctx;
+  uint64_t h = warn_hash(message);
+  WarnRegistry *r = c->fperr.registry;
+  if (r)
+    for (size_t i = 0; i < r->n; i++)
+      if (r->keys[i].hash == h && r->keys[i].line == line) return true;
+  bool clean = c->status == TSR_OK;
+  if (!r) {
+    if (!(r = ctx_calloc(c, sizeof *r))) goto oom;
+    c->fperr.registry = r;
+  }
+  if (r->n == r->cap) {
+    size_t cap = r->cap ? 2 * r->cap : 16;
+    WarnKey *k = ctx_realloc(c, r->keys, r->cap * sizeof *k, cap * sizeof *k);
+    if (!k) goto oom;
+    r->keys = k;
+    r->cap = cap;
+  }
+  r->keys[r->n].hash = h;
+  r->keys[r->n].line = line;
+  r->n++;
+  return false;
+oom:
+  if (clean) ctx_clear(c);
+  return false;
+}
+
+static bool py_space(char ch) {
+  return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f' ||
+         (ch >= 0x1c && ch <= 0x1f);
+}
+
+static void fp_report(Ctx *c, FpMode how, const char *message) {
+  Interp *I = ctx_interp(c);
+  char head[1024];
+  int k;
+  if (how == FPMODE_PRINT) {   /* NumPy's 'print' mode writes to stderr */
+    k = snprintf(head, sizeof head, "Warning: %s\n", message);
+    if (k > 0) interp_write(I, 2, head, (size_t)k < sizeof head ? (size_t)k : sizeof head - 1);
+    return;
+  }
+  const Chunk *ch = I->cur_chunk ? I->cur_chunk->chunk : NULL;
+  int line = ch && I->frame ? I->frame->line : 1;
+  const char *file = ch && ch->name ? ch->name : "sys";   /* Python's name with no frame */
+  if (warn_seen(I, message, line)) return;
+  k = snprintf(head, sizeof head, "%s:%d: RuntimeWarning: %s\n", file, line, message);
+  if (k < 0) return;
+  size_t n = (size_t)k < sizeof head ? (size_t)k : sizeof head - 1;
+  size_t flen = strlen(file);
+  bool source = ch && ch->source && !(flen >= 2 && file[0] == '<' && file[flen - 1] == '>');
+  const char *ls = NULL;
+  size_t len = 0;
+  if (source) {
+    /* line past the end of the source: Python's linecache finds nothing either */
+    int lines = 1;
+    for (size_t i = 0; i + 1 < ch->source_len; i++) lines += ch->source[i] == '\n';
+    source = line >= 1 && line <= lines;
+  }
+  if (source) {
+    source_line(ch->source, ch->source_len, line, &ls, &len);
+    while (len && py_space(*ls)) { ls++; len--; }
+    while (len && py_space(ls[len - 1])) len--;
+  }
+  if (source && n + len + 3 <= sizeof head) {
+    memcpy(head + n, "  ", 2);
+    memcpy(head + n + 2, ls, len);
+    head[n + 2 + len] = '\n';
+    interp_write(I, 2, head, n + len + 3);
+  } else {
+    interp_write(I, 2, head, n);
+    if (source) {
+      interp_write(I, 2, "  ", 2);
+      interp_write(I, 2, ls, len);
+      interp_write(I, 2, "\n", 1);
+    }
+  }
 }
 
 /* Fills S->error and S->errbuf from the pending error; src/len are the source of the chunk

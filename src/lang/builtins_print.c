@@ -264,16 +264,20 @@ static const char *const printoption_keys[] = {
   "edgeitems", "threshold", "floatmode", "precision", "suppress", "linewidth", "nanstr",
   "infstr", "sign", "formatter", "legacy", NULL};
 
+/* seterr/geterr's dict (builtins_fperr.c) is also a namespace named "dict" */
+static const char *const fperr_keys[] = {"divide", "over", "under", "invalid", NULL};
+
 bool value_is_options_dict(Value v) {
-  return v.type == V_NAMESPACE && ((Namespace *)v.o)->name == printoptions_dict_name;
+  return v.type == V_NAMESPACE && strcmp(((Namespace *)v.o)->name, printoptions_dict_name) == 0;
 }
 
 void value_repr_options_dict(Interp *I, Buf *b, Value v) {
   Dict *d = ((Namespace *)v.o)->members;
+  const char *const *keys = dict_get(d, "divide") ? fperr_keys : printoption_keys;
   buf_putc(b, '{');
-  for (int k = 0; printoption_keys[k]; k++) {
-    Value *m = dict_get(d, printoption_keys[k]);
-    buf_printf(b, "%s'%s': ", k ? ", " : "", printoption_keys[k]);
+  for (int k = 0; keys[k]; k++) {
+    Value *m = dict_get(d, keys[k]);
+    buf_printf(b, "%s'%s': ", k ? ", " : "", keys[k]);
     if (m) value_repr(I, b, *m);
   }
   buf_putc(b, '}');

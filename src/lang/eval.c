@@ -1218,6 +1218,7 @@ static int eval(Interp *I, Node *n, Value *out) {
     err_recursion(I);
     return set_pos(I, n);
   }
+  if (I->frame) I->frame->line = n->line;   /* where a RuntimeWarning points (api.c) */
   int rc = eval_inner(I, n, out);
   I->depth--;
   if (rc < 0) return set_pos(I, n);

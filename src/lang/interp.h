@@ -44,6 +44,7 @@ typedef struct Frame {
   Dict *globals;
   Node *global_decls[16]; int nglobal;   /* N_GLOBAL statements of this function */
   struct Frame *parent;
+  int line;             /* line of the node last evaluated in this frame (warning locations) */
 } Frame;
 
 struct Interp {

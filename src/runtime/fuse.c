@@ -4,6 +4,8 @@
 */
 #include "fuse.h"
 
+#include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
 #define BLOCK 512          /* elements per block: a few intermediates stay in L1 */
@@ -86,6 +88,9 @@ int fuse_binary(Ctx *c, FuseProg *p, BinaryUfunc op, int a, int b) {
   if (r > 0 || p->n >= FUSE_MAXNODE) return -2;
   Tensor *both[2] = {ta, tb};
   if (broadcast_shapes(c, 2, both, &nd, shape) < 0) return -1;
+  /* integer scalar operations stay unfused: NumPy's scalar math checks them for overflow
+     (ufunc_binary does) */
+  if (nd == 0 && !dtype_is_float(ct)) return -2;
   /* keep within the iterator's operand count: compute the larger side first */
   while (p->nodes[a].nleaves + p->nodes[b].nleaves > FUSE_MAXLEAF) {
     int big = p->nodes[a].nleaves >= p->nodes[b].nleaves ? a : b;
@@ -109,7 +114,7 @@ int fuse_unary(Ctx *c, FuseProg *p, UnaryUfunc op, int a) {
   Tensor sa, *ta = stand_in(p, a, &sa);
   DType ct, ot;
   if (ufunc_unary_resolve(c, op, ta, &ct, &ot) < 0) return -1;
-  if (p->n >= FUSE_MAXNODE) return -2;
+  if (p->n >= FUSE_MAXNODE || (ta->ndim == 0 && !dtype_is_float(ct))) return -2;
   FuseNode *f = &p->nodes[p->n];
   *f = p->nodes[a];
   f->kind = FN_UNARY;
@@ -135,14 +140,27 @@ typedef struct Step {
   int nin;
   Src in[2];
   DType ct, ot;
+  int node;                 /* the program node computed */
+  bool reports;             /* the ufunc reports floating-point errors (fperr.c) */
 } Step;
 typedef struct Exec {
   int nstep;
+  bool reports;             /* some step reports floating-point errors */
+  bool check;               /* read the FPU flags after each step (the attributing pass) */
   Step steps[FUSE_MAXNODE];
+  atomic_int fp[FUSE_MAXNODE];   /* FPE_* flags each step raised, OR'ed over all threads */
 } Exec;
 
+/* aux is the Exec; the only thing written to it is the atomic OR of each step's FPU flags
+   when e->check (read after every step's loop, per block, and cleared: so each ufunc of the
+   tree reports its own errors, as NumPy's node-by-node evaluation does). */
 static void fused_loop(char **d, const int64_t *s, int64_t n, void *aux) {
-  const Exec *e = aux;
+  Exec *e = aux;
+  int raised[FUSE_MAXNODE];
+  if (e->check) {
+    memset(raised, 0, (size_t)e->nstep * sizeof *raised);
+    fperr_clear();
+  }
   /* block buffers sized to the work (a short run needs little stack): one per step for its
      result, two for operand casts */
   int64_t blk = n < BLOCK ? n : BLOCK, bytes = blk * 8;
@@ -185,9 +203,16 @@ static void fused_loop(char **d, const int64_t *s, int64_t n, void *aux) {
         steps[0] = (int64_t)dtype_size(st->ot);
       }
       st->loop(args, steps, m, NULL);
+      if (e->check) {
+        int f = fperr_test();
+        if (f) { raised[k] |= f; fperr_clear(); }
+      }
     }
   }
 #undef buf
+  if (e->check)
+    for (int k = 0; k < e->nstep; k++)
+      if (raised[k] && e->steps[k].reports) atomic_fetch_or(&e->fp[k], raised[k]);
 }
 
 /* Appends the steps of node i's subtree (post-order) to e and its leaves to leaves[], and
@@ -212,8 +237,34 @@ static void compile(FuseProg *p, int i, Exec *e, Tensor **leaves, int *nleaf, Sr
   st->ot = f->ot;
   st->loop = f->kind == FN_BINARY ? ufunc_binary_loop((BinaryUfunc)f->op, f->ct)
                                   : ufunc_unary_loop((UnaryUfunc)f->op, f->ct);
+  st->node = i;
+  st->reports = f->kind == FN_BINARY ? ufunc_binary_reports((BinaryUfunc)f->op)
+                                     : ufunc_unary_reports((UnaryUfunc)f->op);
+  if (st->reports) e->reports = true;
+  atomic_init(&e->fp[e->nstep], 0);
   r->leaf = 0;
   r->step = e->nstep++;
+}
+
+/* Reports the FPU flags of each step, in evaluation order, under its ufunc's name (what
+   evaluating the tree node by node reports).  0, or -1 with FloatingPointError. */
+static int report_steps(Ctx *c, FuseProg *p, Exec *e) {
+  for (int k = 0; k < e->nstep; k++) {
+    int f = atomic_load(&e->fp[k]);
+    if (!f) continue;
+    const FuseNode *n = &p->nodes[e->steps[k].node];
+    char buf[64];
+    const char *name;
+    if (n->kind == FN_BINARY) {
+      Tensor sa, sb;
+      name = ufunc_binary_fpname((BinaryUfunc)n->op, n->ct, stand_in(p, n->a, &sa),
+                                 stand_in(p, n->b, &sb), buf, sizeof buf);
+    } else {
+      name = unary_ufunc_names[n->op];
+    }
+    if (fperr_report(c, f, name) < 0) return -1;
+  }
+  return 0;
 }
 
 Tensor *fuse_run(Ctx *c, FuseProg *p, int i) {
@@ -224,7 +275,9 @@ Tensor *fuse_run(Ctx *c, FuseProg *p, int i) {
   int nleaf = 0, rc = -1;
   Src root;
   e.nstep = 0;
+  e.reports = e.check = false;
   compile(p, i, &e, leaves, &nleaf, &root);
+  bool check = e.reports && fperr_active(c);
   if (!(ops[0] = tensor_empty(c, f->ot, f->ndim, f->shape))) return NULL;
   for (int k = 0; k < nleaf; k++) {
     Tensor *t = leaves[k];
@@ -232,7 +285,18 @@ Tensor *fuse_run(Ctx *c, FuseProg *p, int i) {
     ops[k + 1] = same ? tensor_retain(t) : tensor_broadcast_to(c, t, f->ndim, f->shape);
     if (!ops[k + 1]) goto done;
   }
+  /* The flags are read once for the whole pass (the pool hands its workers' flags back);
+     only when some were raised does a second pass, with the same inputs into the same fresh
+     output and so the same results, read them after every step to tell which ufunc raised
+     what.  Reading them per step and block always would cost more than the arithmetic on
+     short rows. */
+  if (check) fperr_clear();
   rc = iter_run_parallel(c, nleaf + 1, ops, fused_loop, &e);
+  if (rc == 0 && check && fperr_test()) {
+    e.check = true;
+    rc = iter_run_parallel(c, nleaf + 1, ops, fused_loop, &e);
+    if (rc == 0 && report_steps(c, p, &e) < 0) rc = -1;
+  }
 done:
   for (int k = 1; k <= nleaf; k++) if (ops[k]) tensor_release(ops[k]);
   if (rc < 0) { tensor_release(ops[0]); return NULL; }

@@ -26,6 +26,7 @@ struct Pool {
   void *arg;
   int64_t n, nparts;
   atomic_int_fast64_t next;   /* next part to take */
+  int fpflags;             /* FPU flags (FPE_*) the workers raised in the current loop */
 };
 
 /* Takes parts of the current loop until none are left. */
@@ -47,8 +48,13 @@ static void *worker(void *arg) {
     if (p->stop) break;
     seen = p->gen;
     pthread_mutex_unlock(&p->mu);
+    /* the FPU status flags are per thread: each worker starts clean and hands back what its
+       parts raised, so that the caller's ufunc sees them (fperr.c) */
+    fperr_clear();
     run_parts(p);
+    int raised = fperr_test();
     pthread_mutex_lock(&p->mu);
+    p->fpflags |= raised;
     if (--p->busy == 0) pthread_cond_signal(&p->done);
   }
   pthread_mutex_unlock(&p->mu);
@@ -120,6 +126,7 @@ void pool_parallel_for(Ctx *c, int64_t n, int64_t grain, PoolTask task, void *ar
   p->nparts = parts < n / grain ? parts : n / grain;
   if (p->nparts < width) p->nparts = width;
   atomic_store(&p->next, 0);
+  p->fpflags = 0;
   p->busy = p->nworkers;
   p->gen++;
   pthread_cond_broadcast(&p->wake);
@@ -127,7 +134,9 @@ void pool_parallel_for(Ctx *c, int64_t n, int64_t grain, PoolTask task, void *ar
   run_parts(p);
   pthread_mutex_lock(&p->mu);
   while (p->busy > 0) pthread_cond_wait(&p->done, &p->mu);
+  int raised = p->fpflags;
   pthread_mutex_unlock(&p->mu);
+  if (raised) fperr_raise(raised);
 }
 
 /* pool_parallel_for_polled: the same loop in rounds, polling c between rounds. */

@@ -785,6 +785,22 @@ fail:
    -1 = all), keepdims, dtype (-1 = NumPy's default; see rt.h).  Returns a new tensor (0-d for
    a full reduction without keepdims) or NULL with AxisError, ValueError "duplicate value in
    'axis'", "zero-size array to reduction operation maximum which has no identity", ... */
+/* Floating-point errors of a float sum or product (fperr.c): is the accumulation checked,
+   and what it raised after fperr_clear, reported as NumPy reports them for add.reduce
+   ("overflow encountered in reduce") or add.accumulate.  fp_done returns r, or NULL (r
+   released) when the report raised FloatingPointError. */
+static bool fp_checked(Ctx *c, DType acc) {
+  if (!dtype_is_float(acc) || !fperr_active(c)) return false;
+  fperr_clear();
+  return true;
+}
+
+static Tensor *fp_done(Ctx *c, Tensor *r, const char *name) {
+  int f = fperr_test();
+  if (f && fperr_report(c, f, name) < 0) { tensor_release(r); return NULL; }
+  return r;
+}
+
 Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes, bool keepdims,
                int dtype) {
   bool red[TSR_MAXDIMS];
@@ -798,8 +814,10 @@ Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes, bool
     src = t;
     if (sdt == TSR_BOOL && t->dtype != TSR_BOOL && !(src = tensor_astype(c, t, TSR_BOOL)))
       return NULL;
+    bool check = fp_checked(c, acc_dtype(sdt));
     acc = reduce_into(c, op, src, red, keepdims, acc_dtype(sdt));
     if (src != t) tensor_release(src);
+    if (acc && check) acc = fp_done(c, acc, "reduce");
     if (!acc) return NULL;
     if (acc->dtype == sdt) return acc;
     res = tensor_astype(c, acc, sdt);
@@ -809,7 +827,10 @@ Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes, bool
   case RED_MEAN: {
     DType sdt = dtype >= 0 ? (DType)dtype : dtype_is_float(t->dtype) ? t->dtype : TSR_FLOAT64;
     int64_t n = reduced_count(t, red);
-    if (!(acc = reduce_into(c, RED_SUM, t, red, keepdims, acc_dtype(sdt)))) return NULL;
+    bool check = fp_checked(c, acc_dtype(sdt));
+    acc = reduce_into(c, RED_SUM, t, red, keepdims, acc_dtype(sdt));
+    if (acc && check) acc = fp_done(c, acc, "reduce");
+    if (!acc) return NULL;
     if (!dtype_is_float(acc->dtype)) {         /* integer mean: divide in float64, cast back */
       res = tensor_astype(c, acc, TSR_FLOAT64);
       tensor_release(acc);
@@ -1055,11 +1076,12 @@ Tensor *reduce_cumulative(Ctx *c, Reduction op, Tensor *t, int axis, int dtype) 
   int64_t outer = 1, inner = 1, n = r->shape[ax];
   for (int i = 0; i < ax; i++) outer *= r->shape[i];
   for (int i = ax + 1; i < r->ndim; i++) inner *= r->shape[i];
+  bool check = fp_checked(c, odt);
   if (n > 0 && inner > 0 && outer > 0 &&
       accumulate_polled(c, tensor_data(r), (int64_t)dtype_size(odt), outer, n, inner,
                         op == RED_PROD, accumulate_fns[odt]) < 0) {
     tensor_release(r);
     return NULL;
   }
-  return r;
+  return check ? fp_done(c, r, "accumulate") : r;
 }

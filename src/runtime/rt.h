@@ -37,6 +37,24 @@ typedef struct PrintOptions {
 enum { FLOATMODE_FIXED, FLOATMODE_UNIQUE, FLOATMODE_MAXPREC, FLOATMODE_MAXPREC_EQUAL };
 
 /* ------------------------------------------------------------------------------------------
+** Floating-point errors (fperr.c): numpy.seterr's modes per category and the hook through
+** which the language layer shows a RuntimeWarning.  Kernels test the FPU status flags once
+** per ufunc call (not per element); integer loops raise the flags themselves (division by
+** zero), as NumPy does.
+*/
+enum { FPE_DIVIDE = 1, FPE_OVERFLOW = 2, FPE_UNDERFLOW = 4, FPE_INVALID = 8 };
+enum { FPE_NCAT = 4 };   /* categories in NumPy's order: divide, over, under, invalid */
+typedef enum { FPMODE_IGNORE, FPMODE_WARN, FPMODE_RAISE, FPMODE_PRINT } FpMode;
+struct Ctx;
+typedef struct FpErr {
+  uint8_t mode[FPE_NCAT];   /* FpMode + 1; 0 = NumPy's default (warn, warn, ignore, warn) */
+  /* Shows message ("divide by zero encountered in divide") as a RuntimeWarning (how ==
+     FPMODE_WARN) or as NumPy's 'print' line (FPMODE_PRINT); NULL = shown nowhere. */
+  void (*report)(struct Ctx *c, FpMode how, const char *message);
+  void *registry;           /* the warnings registry of the report hook (its owner frees it) */
+} FpErr;
+
+/* ------------------------------------------------------------------------------------------
 ** Ctx: what the runtime needs from its owner (the interpreter state): the allocator and the
 ** memory account, the error slot, the interrupt flag and step budget, print options.
 */
@@ -67,6 +85,7 @@ typedef struct Ctx {
   struct Pool *pool;                   /* started on first use */
   void *fuse_spare;                    /* a fused-evaluation program kept for reuse (fuse.c) */
   void *einsum_cache;                  /* einsum.c's plan cache, freed by einsum_cache_free */
+  FpErr fperr;                         /* numpy.seterr state (fperr.c) */
 } Ctx;
 
 /* Sets c's C stack guard for the calling thread (its stack bounds from pthread_getattr_np,
@@ -138,6 +157,24 @@ RT_HIDDEN void ctx_clear(Ctx *c);
 #define ERR_OVERFLOW(c, ...) ctx_err((c), TSR_ERR_VALUE, "OverflowError", __VA_ARGS__)
 #define ERR_IO(c, ...)     ctx_err((c), TSR_ERR_IO, "OSError", __VA_ARGS__)
 #define ERR_RUNTIME(c, ...) ctx_err((c), TSR_ERR_RUNTIME, "RuntimeError", __VA_ARGS__)
+
+/* Floating-point status (fperr.c).  fperr_clear clears the four flags of the calling thread;
+   fperr_test returns those raised since (FPE_* bits); fperr_raise sets them (integer loops:
+   FPE_DIVIDE for a division by zero).  fperr_mode is c's numpy.seterr mode of category k
+   (0 divide, 1 over, 2 under, 3 invalid); fperr_active is false when every category is
+   'ignore' (kernels then skip the flags altogether). */
+RT_HIDDEN void fperr_clear(void);
+RT_HIDDEN int fperr_test(void);
+RT_HIDDEN void fperr_raise(int flags);
+RT_HIDDEN FpMode fperr_mode(const Ctx *c, int k);
+RT_HIDDEN bool fperr_active(const Ctx *c);
+/* Acts on the flags raised by one ufunc call named name ("divide", "scalar divide", "reduce"),
+   category by category in NumPy's order (divide, over, under, invalid): 'warn' and 'print'
+   go to c->fperr.report with "divide by zero encountered in divide" (also "overflow",
+   "underflow", "invalid value"; 'print' only for the first category it reports in the
+   call), 'raise' records FloatingPointError with that message and
+   returns -1 at once.  Returns 0 otherwise. */
+RT_HIDDEN int fperr_report(Ctx *c, int flags, const char *name);
 
 /* Charges `work` steps (elements processed / 4096, or AST nodes) and checks the interrupt
    flag.  Returns 0, or -1 with KeyboardInterrupt (TSR_ERR_INTERRUPT) or the step-limit error

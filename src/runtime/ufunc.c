@@ -12,6 +12,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define X_NAME(name, str) str,
@@ -52,14 +53,18 @@ _Static_assert(sizeof(unary_ufunc_names) / sizeof(unary_ufunc_names[0]) == UF_UN
 
 #define INT_HELPERS(OP, TAG, T, UT, K)                                                 \
   static inline T fdiv_##T(T x, T y) {                                                 \
-    if (y == 0) return 0;                                                              \
-    if (y == -1) return (T)(0 - (UT)x);                                                \
+    if (y == 0) { fperr_raise(FPE_DIVIDE); return 0; }                                 \
+    if (y == -1) {                                                                     \
+      if (x != 0 && (T)(0 - (UT)x) == x) fperr_raise(FPE_OVERFLOW);                    \
+      return (T)(0 - (UT)x);                                                           \
+    }                                                                                  \
     T q = (T)(x / y);                                                                  \
     if ((T)(x % y) != 0 && ((x < 0) != (y < 0))) q--;                                  \
     return q;                                                                          \
   }                                                                                    \
   static inline T mod_##T(T x, T y) {                                                  \
-    if (y == 0 || y == -1) return 0;                                                   \
+    if (y == 0) { fperr_raise(FPE_DIVIDE); return 0; }                                 \
+    if (y == -1) return 0;                                                             \
     T r = (T)(x % y);                                                                  \
     if (r != 0 && ((r < 0) != (y < 0))) r = (T)(r + y);                                \
     return r;                                                                          \
@@ -72,8 +77,14 @@ _Static_assert(sizeof(unary_ufunc_names) / sizeof(unary_ufunc_names[0]) == UF_UN
     return (T)r;                                                                       \
   }
 #define UINT_HELPERS(OP, TAG, T, UT, K)                                                \
-  static inline T fdiv_##T(T x, T y) { return y ? (T)(x / y) : 0; }                    \
-  static inline T mod_##T(T x, T y) { return y ? (T)(x % y) : 0; }                     \
+  static inline T fdiv_##T(T x, T y) {                                                 \
+    if (y == 0) { fperr_raise(FPE_DIVIDE); return 0; }                                 \
+    return (T)(x / y);                                                                 \
+  }                                                                                    \
+  static inline T mod_##T(T x, T y) {                                                  \
+    if (y == 0) { fperr_raise(FPE_DIVIDE); return 0; }                                 \
+    return (T)(x % y);                                                                 \
+  }                                                                                    \
   static inline T pow_##T(T x, T y) {                                                  \
     T r = 1;                                                                           \
     for (;;) { if (y & 1) r = (T)(1u * r * x); y = (T)(y >> 1); if (!y) break;         \
@@ -347,11 +358,13 @@ static bool binary_is_predicate(BinaryUfunc op) {
 #define EXPR_LOGICAL_NOT_I EXPR_LOGICAL_NOT_B
 #define EXPR_LOGICAL_NOT_U EXPR_LOGICAL_NOT_B
 #define EXPR_LOGICAL_NOT_F EXPR_LOGICAL_NOT_B
-/* integer 1/x: NumPy computes 1.0/x and casts, so 1/0 is the cast of inf */
+/* integer 1/x: NumPy computes 1.0/x and casts, so 1/0 is the cast of inf (which raises
+   the divide and invalid flags) */
+static inline void recip_zero(void) { fperr_raise(FPE_DIVIDE | FPE_INVALID); }
 #define EXPR_RECIPROCAL_I(T, UT, x) \
-  ((x) == 0 ? (T)(sizeof(T) == 4 ? INT32_MIN : sizeof(T) == 8 ? INT64_MIN : 0) \
+  ((x) == 0 ? (recip_zero(), (T)(sizeof(T) == 4 ? INT32_MIN : sizeof(T) == 8 ? INT64_MIN : 0)) \
             : (x) == 1 ? (T)1 : (x) == -1 ? (T)-1 : (T)0)
-#define EXPR_RECIPROCAL_U(T, UT, x) ((T)((x) == 1))
+#define EXPR_RECIPROCAL_U(T, UT, x) ((x) == 0 ? (recip_zero(), (T)0) : (T)((x) == 1))
 #define EXPR_RECIPROCAL_F(T, UT, x) ((T)1 / (x))
 
 #define UNARY_LOOPS(X)                                                                 \
@@ -757,6 +770,92 @@ static int has_negative(Ctx *c, Tensor *t, bool *found) {
   return r;
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* Floating-point errors (fperr.c): the flags are cleared before a ufunc's kernel and read
+   after it (the pool hands its workers' flags back to the caller), then reported under the
+   name NumPy 1.24 uses. */
+
+/* Does op raise flags that NumPy reports?  Comparisons, maximum/minimum, copysign, bitwise
+   and logical ufuncs never do (a NaN operand may set the invalid flag in a compare
+   instruction; NumPy ignores it). */
+static bool binary_reports(BinaryUfunc op) {
+  switch (op) {
+  case UF_ADD: case UF_SUBTRACT: case UF_MULTIPLY: case UF_TRUE_DIVIDE: case UF_FLOOR_DIVIDE:
+  case UF_REMAINDER: case UF_POWER: case UF_ARCTAN2: case UF_HYPOT:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool ufunc_unary_reports(UnaryUfunc op) {
+  switch (op) {
+  case UF_SQRT: case UF_SQUARE: case UF_EXP: case UF_EXP2: case UF_EXPM1: case UF_LOG:
+  case UF_LOG2: case UF_LOG10: case UF_LOG1P: case UF_SIN: case UF_COS: case UF_TAN:
+  case UF_ARCSIN: case UF_ARCCOS: case UF_ARCTAN: case UF_SINH: case UF_COSH: case UF_TANH:
+  case UF_RECIPROCAL:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool ufunc_binary_reports(BinaryUfunc op) { return binary_reports(op); }
+
+/* A NumPy scalar (x.sum(), x[0]) or a Python scalar: 0-d and not a real 0-d array. */
+static bool is_scalar(const Tensor *t) { return t->ndim == 0 && !t->ndarray; }
+
+const char *ufunc_binary_fpname(BinaryUfunc op, DType ct, const Tensor *a, const Tensor *b,
+                                char *buf, size_t size) {
+  const char *name = op == UF_TRUE_DIVIDE ? "divide" : binary_ufunc_names[op];
+  if (op == UF_POWER && dtype_is_float(ct) && !is_scalar(a) && b->ndim == 0) {
+    double e = dtype_get_f64(b->dtype, tensor_data(b));
+    if (e == 2) return "square";
+    if (e == -1) return "reciprocal";
+    if (e == 0.5) return "sqrt";
+  }
+  /* NumPy's scalar math: both operands scalars, one of them a NumPy scalar (two Python
+     scalars reach a ufunc only through a call such as divide(1.0, 0.0)) */
+  if (!is_scalar(a) || !is_scalar(b) || (a->weak && b->weak)) return name;
+  snprintf(buf, size, "scalar %s", name);
+  return buf;
+}
+
+/* NumPy's scalar math checks integer add, subtract and multiply for overflow: does op on the
+   scalars a and b (in the integer loop dtype ct) overflow? */
+static bool scalar_int_overflow(BinaryUfunc op, DType ct, const Tensor *a, const Tensor *b) {
+  if (a->weak && b->weak) return false;
+  if (dtype_is_unsigned(ct)) {   /* exact in 128 unsigned bits: (2^64 - 1)^2 < 2^128 */
+    unsigned __int128 x = dtype_get_u64(a->dtype, tensor_data(a)),
+                      y = dtype_get_u64(b->dtype, tensor_data(b)), r;
+    unsigned __int128 hi = ((unsigned __int128)1 << (8 * dtype_size(ct))) - 1;
+    switch (op) {
+    case UF_ADD: r = x + y; break;
+    case UF_SUBTRACT: return x < y;
+    case UF_MULTIPLY: r = x * y; break;
+    default: return false;
+    }
+    return r > hi;
+  }
+  __int128 x = dtype_get_i64(a->dtype, tensor_data(a)), y = dtype_get_i64(b->dtype, tensor_data(b));
+  __int128 hi = ((__int128)1 << (8 * dtype_size(ct) - 1)) - 1, lo = -hi - 1, r;
+  switch (op) {   /* exact: |x|, |y| <= 2^63 */
+  case UF_ADD: r = x + y; break;
+  case UF_SUBTRACT: r = x - y; break;
+  case UF_MULTIPLY: r = x * y; break;
+  default: return false;
+  }
+  return r < lo || r > hi;
+}
+
+/* After a kernel run with the flags cleared: reports flags f (what it raised, plus flags
+   found otherwise) under name.  Returns r, or NULL (r released) when the report raised
+   FloatingPointError. */
+static Tensor *fp_finish(Ctx *c, Tensor *r, int f, const char *name) {
+  if (f && fperr_report(c, f, name) < 0) { tensor_release(r); return NULL; }
+  return r;
+}
+
 int ufunc_binary_resolve(Ctx *c, BinaryUfunc op, Tensor *a, Tensor *b, DType *ct_out,
                          DType *ot_out) {
   const char *name = binary_ufunc_names[op];
@@ -812,7 +911,16 @@ Tensor *ufunc_binary(Ctx *c, BinaryUfunc op, Tensor *a, Tensor *b, Tensor *out) 
     if (neg) { ERR_VALUE(c, "Integers to negative integer powers are not allowed."); return NULL; }
   }
   DType dts[2] = {ct, ct};
-  return run_kernel(c, name, 2, in, dts, ot, out, binary_loops[op][ct], NULL);
+  bool check = binary_reports(op) && fperr_active(c);
+  if (check) fperr_clear();
+  Tensor *r = run_kernel(c, name, 2, in, dts, ot, out, binary_loops[op][ct], NULL);
+  if (!r || !check) return r;
+  int f = fperr_test();
+  if (dtype_is_int(ct) && is_scalar(a) && is_scalar(b) && scalar_int_overflow(op, ct, a, b))
+    f |= FPE_OVERFLOW;
+  if (!f) return r;
+  char buf[64];
+  return fp_finish(c, r, f, ufunc_binary_fpname(op, ct, a, b, buf, sizeof buf));
 }
 
 int ufunc_unary_resolve(Ctx *c, UnaryUfunc op, Tensor *a, DType *ct_out, DType *ot_out) {
@@ -850,7 +958,20 @@ int ufunc_unary_resolve(Ctx *c, UnaryUfunc op, Tensor *a, DType *ct_out, DType *
 Tensor *ufunc_unary(Ctx *c, UnaryUfunc op, Tensor *a, Tensor *out) {
   DType ct, ot;
   if (ufunc_unary_resolve(c, op, a, &ct, &ot) < 0) return NULL;
-  return run_kernel(c, unary_ufunc_names[op], 1, &a, &ct, ot, out, unary_loops[op][ct], NULL);
+  bool check = ufunc_unary_reports(op) && fperr_active(c);
+  if (check) fperr_clear();
+  Tensor *r = run_kernel(c, unary_ufunc_names[op], 1, &a, &ct, ot, out, unary_loops[op][ct],
+                         NULL);
+  if (r && check) return fp_finish(c, r, fperr_test(), unary_ufunc_names[op]);
+  /* NumPy's scalar math: -x overflows for the most negative signed integer and for every
+     nonzero unsigned one */
+  if (r && op == UF_NEGATIVE && is_scalar(a) && dtype_is_int(ct) && fperr_active(c)) {
+    bool over = dtype_is_unsigned(ct) ? dtype_get_u64(a->dtype, tensor_data(a)) != 0
+                                      : dtype_get_i64(a->dtype, tensor_data(a)) ==
+                                            (int64_t)(UINT64_MAX << (8 * dtype_size(ct) - 1));
+    if (over) return fp_finish(c, r, FPE_OVERFLOW, "scalar negative");
+  }
+  return r;
 }
 
 /* ---------------------------------------------------------------------------------------- */

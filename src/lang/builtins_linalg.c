@@ -104,6 +104,11 @@ static Tensor *hermitian_singular_values(Ctx *c, Tensor *x) {
   if (ab && (sorted = sort_sorted(c, ab, ab->ndim - 1))) r = tensor_flip(c, sorted, sorted->ndim - 1);
   if (ab) tensor_release(ab);
   if (sorted) tensor_release(sorted);
+  if (r) {   /* contiguous, as the callers walk the data */
+    Tensor *d = tensor_contiguous(c, r, r->dtype);
+    tensor_release(r);
+    r = d;
+  }
   return r;
 }
 

@@ -1514,16 +1514,25 @@ Tensor *einsum_compute(Ctx *c, const char *subscripts, int nop, Tensor *const *o
   if (dtype >= 0) {
     dt = (DType)dtype;
     for (int i = 0; i < nop; i++)
-      if (!can_cast(ops[i]->dtype, dt, opt->casting)) {
+      if (!(ops[i]->weak && dtype_promote_weak(dt, (WeakKind)ops[i]->weak) == dt) &&
+          !can_cast(ops[i]->dtype, dt, opt->casting)) {
         ERR_TYPE(c, "Iterator operand %d dtype could not be cast from dtype('%s') to "
                     "dtype('%s') according to the rule '%s'", i, dtype_name(ops[i]->dtype),
                  dtype_name(dt), casting_names[opt->casting]);
         return NULL;
       }
   } else {
-    dt = ops[0]->dtype;
-    for (int i = 1; i < nop; i++) dt = dtype_promote(dt, ops[i]->dtype);
+    /* Python scalars are weak (NEP 50): the tensors' common dtype first, then the scalars
+       (all scalars: their own dtypes, as strong ones) */
+    int first = -1;
+    for (int i = 0; i < nop && first < 0; i++)
+      if (!ops[i]->weak) first = i;
+    dt = first >= 0 ? ops[first]->dtype : ops[0]->dtype;
+    for (int i = 0; i < nop; i++)
+      if (first < 0 || !ops[i]->weak) dt = dtype_promote(dt, ops[i]->dtype);
     if (out) dt = dtype_promote(dt, out->dtype);
+    for (int i = 0; first >= 0 && i < nop; i++)
+      if (ops[i]->weak) dt = dtype_promote_weak(dt, (WeakKind)ops[i]->weak);
   }
   if (out) {
     if (!can_cast(dt, out->dtype, opt->casting)) {

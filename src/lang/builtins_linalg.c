@@ -112,6 +112,63 @@ static Tensor *hermitian_singular_values(Ctx *c, Tensor *x) {
   return r;
 }
 
+/* svd of a hermitian (real symmetric) stack as NumPy 1.24 derives it from eigh: s = |w| in
+   descending order (a stable ascending sort of |w|, reversed), u = the eigenvectors in that
+   order, vh = (u * sign(w))^T.  New references in *u, *s, *vh; 0 or -1. */
+static int svd_hermitian(Ctx *c, Tensor *x, Tensor **u, Tensor **s, Tensor **vh) {
+  Tensor *w = NULL, *v = NULL, *tu = NULL, *ts = NULL, *tv = NULL;
+  int *order = NULL;
+  size_t order_bytes = 0;
+  if (lapack_eigh(c, x, 'L', &w, &v)) return -1;
+  int64_t n = v->shape[v->ndim - 1], nb = n ? tensor_size(w) / n : 0;
+  DType dt = w->dtype;
+  int64_t isz = (int64_t)dtype_size(dt);
+  order_bytes = sizeof(int) * (size_t)(n ? n : 1);
+  if (!(tu = tensor_empty(c, dt, v->ndim, v->shape)) ||
+      !(tv = tensor_empty(c, dt, v->ndim, v->shape)) ||
+      !(ts = tensor_empty(c, dt, w->ndim, w->shape)) || !(order = ctx_malloc(c, order_bytes)))
+    goto fail;
+  for (int64_t b = 0; b < nb; b++) {
+    const char *pw = tensor_data(w) + b * n * isz, *pv = tensor_data(v) + b * n * n * isz;
+    char *pu = tensor_data(tu) + b * n * n * isz, *pt = tensor_data(tv) + b * n * n * isz;
+    char *ps = tensor_data(ts) + b * n * isz;
+    for (int i = 0; i < (int)n; i++) {   /* stable insertion sort by |w| ascending */
+      double key = fabs(dtype_get_f64(dt, pw + i * isz));
+      int j = i;
+      while (j > 0 && fabs(dtype_get_f64(dt, pw + order[j - 1] * isz)) > key) {
+        order[j] = order[j - 1];
+        j--;
+      }
+      order[j] = i;
+    }
+    for (int64_t col = 0; col < n; col++) {
+      int src = order[n - 1 - col];
+      double e = dtype_get_f64(dt, pw + src * isz), sg = e > 0 ? 1 : e < 0 ? -1 : e;
+      dtype_set_f64(dt, ps + col * isz, fabs(e));
+      for (int64_t r = 0; r < n; r++) {
+        double val = dtype_get_f64(dt, pv + (r * n + src) * isz);
+        dtype_set_f64(dt, pu + (r * n + col) * isz, val);
+        dtype_set_f64(dt, pt + (col * n + r) * isz, val * sg);
+      }
+    }
+  }
+  ctx_free(c, order, order_bytes);
+  tensor_release(w);
+  tensor_release(v);
+  *u = tu;
+  *s = ts;
+  *vh = tv;
+  return 0;
+fail:
+  if (order) ctx_free(c, order, order_bytes);
+  tensor_release(w);
+  tensor_release(v);
+  if (tu) tensor_release(tu);
+  if (ts) tensor_release(ts);
+  if (tv) tensor_release(tv);
+  return -1;
+}
+
 /* linalg.svd(a, full_matrices=True, compute_uv=True, hermitian=False). */
 static int bi_svd(Interp *I, const Args *a, Value *out) {
   Value s[4];
@@ -128,7 +185,7 @@ static int bi_svd(Interp *I, const Args *a, Value *out) {
     r[0] = hermitian_singular_values(c, x);
     rc = r[0] ? 0 : -1;
   } else if (herm) {
-    rc = ERR_VALUE(c, "svd: hermitian=True with compute_uv=True is not supported by tsr");
+    rc = svd_hermitian(c, x, &r[0], &r[1], &r[2]);
   } else {
     rc = lapack_svd(c, x, full, uv ? &r[0] : NULL, uv ? &r[1] : &r[0], uv ? &r[2] : NULL);
   }
@@ -247,7 +304,6 @@ static int bi_pinv(Interp *I, const Args *a, Value *out) {
       (given(s[1]) && value_to_double(I, s[1], &rcond)))
     return -1;
   Ctx *c = interp_ctx(I);
-  if (herm) return IERR_VALUE(I, "pinv: hermitian=True is not supported by tsr");
   Tensor *x = arg_tensor(I, s[0]), *u = NULL, *sv = NULL, *vh = NULL, *ut = NULL, *v = NULL;
   Tensor *sc = NULL, *prod = NULL, *r = NULL;
   if (!x) return -1;
@@ -261,7 +317,8 @@ static int bi_pinv(Interp *I, const Args *a, Value *out) {
     r = tensor_empty(c, x->dtype, x->ndim, shape);
     goto done;
   }
-  if (lapack_svd(c, x, false, &u, &sv, &vh)) goto done;
+  if (herm ? svd_hermitian(c, x, &u, &sv, &vh) : lapack_svd(c, x, false, &u, &sv, &vh))
+    goto done;
   {
     int64_t k = sv->shape[sv->ndim - 1], isz = (int64_t)dtype_size(sv->dtype);
     char *p = tensor_data(sv);

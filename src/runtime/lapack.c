@@ -650,8 +650,7 @@ int lapack_lstsq(Ctx *c, Tensor *a, Tensor *b, double rcond, Tensor **x, Tensor 
       goto fail;
     }
   } else {
-    memset(fb, 0, sizeof(double) * (size_t)(ldb * kr));   /* NumPy: x is zero when m == 0 */
-    rk = 0;
+    rk = 0;   /* LAPACK returns at once: b stays (zero rows when m == 0: x is 0, as NumPy's) */
   }
   int64_t xshape[2] = {n, nrhs}, sshape[1] = {k};
   int64_t nres = rk == n && m > n ? nrhs : 0;

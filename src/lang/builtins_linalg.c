@@ -35,9 +35,13 @@ static int unary(Interp *I, const Args *a, const char *name, Tensor *(*fn)(Ctx *
 }
 
 /* linalg.inv(a). */
-static int bi_inv(Interp *I, const Args *a, Value *out) { return unary(I, a, "inv", lapack_inv, out); }
+static int bi_inv(Interp *I, const Args *a, Value *out) {
+  return unary(I, a, "inv", lapack_inv, out);
+}
 /* linalg.det(a). */
-static int bi_det(Interp *I, const Args *a, Value *out) { return unary(I, a, "det", lapack_det, out); }
+static int bi_det(Interp *I, const Args *a, Value *out) {
+  return unary(I, a, "det", lapack_det, out);
+}
 /* linalg.cholesky(a). */
 static int bi_cholesky(Interp *I, const Args *a, Value *out) {
   return unary(I, a, "cholesky", lapack_cholesky, out);
@@ -89,7 +93,9 @@ static int eigh_common(Interp *I, const Args *a, const char *name, bool vectors,
   if (rc) return -1;
   return vectors ? ret_tuple(I, r, 2, out) : ret_tensor(r[0], out);
 }
-static int bi_eigh(Interp *I, const Args *a, Value *out) { return eigh_common(I, a, "eigh", true, out); }
+static int bi_eigh(Interp *I, const Args *a, Value *out) {
+  return eigh_common(I, a, "eigh", true, out);
+}
 static int bi_eigvalsh(Interp *I, const Args *a, Value *out) {
   return eigh_common(I, a, "eigvalsh", false, out);
 }
@@ -101,7 +107,8 @@ static Tensor *hermitian_singular_values(Ctx *c, Tensor *x) {
   if (lapack_eigh(c, x, 'L', &w, NULL)) return NULL;
   ab = ufunc_unary(c, UF_ABSOLUTE, w, NULL);
   tensor_release(w);
-  if (ab && (sorted = sort_sorted(c, ab, ab->ndim - 1))) r = tensor_flip(c, sorted, sorted->ndim - 1);
+  if (ab && (sorted = sort_sorted(c, ab, ab->ndim - 1)))
+    r = tensor_flip(c, sorted, sorted->ndim - 1);
   if (ab) tensor_release(ab);
   if (sorted) tensor_release(sorted);
   if (r) {   /* contiguous, as the callers walk the data */

@@ -323,7 +323,8 @@ int lapack_slogdet(Ctx *c, Tensor *a, Tensor **sign, Tensor **logdet) {
   Tensor *s = NULL, *l = NULL;
   if (open_square(c, a, &st)) return -1;
   DType rdt = result_dtype(a, NULL);
-  if (!(s = new_out(c, st.bnd, a->shape, 0, 0, 0)) || !(l = new_out(c, st.bnd, a->shape, 0, 0, 0)) ||
+  if (!(s = new_out(c, st.bnd, a->shape, 0, 0, 0)) ||
+      !(l = new_out(c, st.bnd, a->shape, 0, 0, 0)) ||
       slogdet_stack(c, &st, (double *)tensor_data(s), (double *)tensor_data(l)) ||
       finish(c, &s, rdt) || finish(c, &l, rdt)) {
     release(&s);

@@ -229,8 +229,8 @@ static int bi_einsum(Interp *I, const Args *a, Value *out) {
     if (v.type != V_TENSOR) { IERR_TYPE(I, "output must be an array"); goto done; }
     o = v.t;
   }
-  for (int i = 0; i < nop; i++)
-    if (!(ts[i] = arg_tensor(I, vals[i]))) goto done;
+  for (int i = 0; i < nop; i++)   /* Python scalars stay weak for the result dtype */
+    if (!(ts[i] = value_to_tensor(I, vals[i], -1))) goto done;
   r = einsum_compute(c, buf_str(&sb), nop, ts, &oa.o, dtype, o);
 done:
   release_all(ts, nop);

@@ -4,6 +4,7 @@
 ** nonzero and friends, and linear algebra (matmul, dot, linalg.norm ...).
 */
 #include "builtins.h"
+#include "../runtime/lapack.h"
 
 #include <math.h>
 #include <string.h>
@@ -748,7 +749,7 @@ static int m_trace(Interp *I, const Args *a, Value *out) {
 
 /* ---- linalg.norm ---- */
 
-enum { ORD_NONE, ORD_FRO, ORD_NUC, ORD_NUMBER };
+enum { ORD_NONE, ORD_FRO, ORD_NUC, ORD_NUMBER, ORD_OTHER_STR };
 
 /* Sets every dim of `axes` to 1 in a reshape of r to x's rank (keepdims for matrix norms). */
 static Tensor *keep_reduced_dims(Ctx *c, Tensor *r, const Tensor *x, const int *axes, int n) {
@@ -780,10 +781,11 @@ static Tensor *norm_abs_twice(Ctx *c, Tensor *x, int axis1, Reduction op2, int a
 }
 
 /* Vector norm of x along one axis (numpy.linalg.norm's vector branch). */
-static Tensor *vector_norm(Interp *I, Tensor *x, int axis, int kind, double ord, bool keep) {
+static Tensor *vector_norm(Interp *I, Tensor *x, int axis, int kind, double ord,
+                           const char *ord_name, bool keep) {
   Ctx *c = interp_ctx(I);
-  if (kind == ORD_FRO || kind == ORD_NUC) {
-    ERR_VALUE(c, "Invalid norm order '%s' for vectors", kind == ORD_FRO ? "fro" : "nuc");
+  if (kind == ORD_FRO || kind == ORD_NUC || kind == ORD_OTHER_STR) {
+    ERR_VALUE(c, "Invalid norm order '%s' for vectors", ord_name);
     return NULL;
   }
   if (kind == ORD_NONE || ord == 2) return norm_sqrt_sumsq(c, x, &axis, 1, keep);
@@ -837,9 +839,20 @@ static Tensor *matrix_norm(Ctx *c, Tensor *x, int row, int col, int kind, double
     if (row > col) row--;
     r = norm_abs_twice(c, x, col, ord > 0 ? RED_MAX : RED_MIN, row);
   } else if (kind == ORD_NUC || (kind == ORD_NUMBER && (ord == 2 || ord == -2))) {
-    ERR_VALUE(c, "matrix norms that need singular values (ord=2, -2, 'nuc') are not "
-                 "supported by tsr");
-    return NULL;
+    /* NumPy's _multi_svd_norm: singular values of x with (row, col) moved last */
+    int perm[TSR_MAXDIMS], np_ = 0, last;
+    for (int i = 0; i < x->ndim; i++)
+      if (i != row && i != col) perm[np_++] = i;
+    perm[np_++] = row;
+    perm[np_++] = col;
+    Tensor *moved = tensor_transpose(c, x, perm), *sv = NULL;
+    if (moved && lapack_svd(c, moved, false, NULL, &sv, NULL) == 0) {
+      last = sv->ndim - 1;
+      r = reduce(c, kind == ORD_NUC ? RED_SUM : ord > 0 ? RED_MAX : RED_MIN, sv, &last, 1,
+                 false, -1);
+      tensor_release(sv);
+    }
+    if (moved) tensor_release(moved);
   } else {
     ERR_VALUE(c, "Invalid norm order for matrices.");
     return NULL;
@@ -855,15 +868,16 @@ static int bi_norm(Interp *I, const Args *a, Value *out) {
   Ctx *c = interp_ctx(I);
   int axes[TSR_MAXDIMS], naxes, kind = ORD_NUMBER;
   double ord = 0;
+  const char *ord_name = "";
   bool keep;
   if (value_to_axes(I, s[2], axes, &naxes) || get_bool(I, s[3], false, &keep)) return -1;
   if (!given(s[1])) {
     kind = ORD_NONE;
   } else if (s[1].type == V_STR) {
-    const char *o = as_str(s[1])->s;
+    const char *o = ord_name = as_str(s[1])->s;
     if (strcmp(o, "fro") == 0 || strcmp(o, "f") == 0) kind = ORD_FRO;
     else if (strcmp(o, "nuc") == 0) kind = ORD_NUC;
-    else return IERR_VALUE(I, "Invalid norm order '%s' for vectors", o);
+    else kind = ORD_OTHER_STR;
   } else if (value_to_double(I, s[1], &ord)) {
     return -1;
   }
@@ -892,7 +906,7 @@ static int bi_norm(Interp *I, const Args *a, Value *out) {
   }
   if (naxes == 1) {
     if (axis_normalize(c, axes[0], x->ndim, &axes[0]) == 0)
-      r = vector_norm(I, x, axes[0], kind, ord, keep);
+      r = vector_norm(I, x, axes[0], kind, ord, ord_name, keep);
   } else if (naxes == 2) {
     if (axis_normalize(c, axes[0], x->ndim, &axes[0]) == 0 &&
         axis_normalize(c, axes[1], x->ndim, &axes[1]) == 0) {

@@ -9,6 +9,7 @@
 ** optimize and shapes.
 */
 #include "einsum.h"
+#include "product.h"
 
 #include <cblas.h>
 #include <limits.h>
@@ -858,54 +859,13 @@ typedef struct Gemm {
 DEFINE_GEMM_FLOAT(gemm_f32, float, s)
 DEFINE_GEMM_FLOAT(gemm_f64, double, d)
 
-/* Integers: exact modulo 2**64 in uint64_t, so the truncation gives NumPy's wrapped value. */
-#define DEFINE_GEMM_INT(NAME, T)                                                           \
-  static void NAME(const Gemm *g) {                                                        \
-    const T *A = (const T *)g->A, *B = (const T *)g->B;                                    \
-    T *C = (T *)g->C;                                                                      \
-    for (int64_t m = 0; m < g->M; m++)                                                     \
-      for (int64_t n = 0; n < g->N; n++) {                                                 \
-        uint64_t acc = 0;                                                                  \
-        const T *a = A + m * g->am, *b = B + n * g->bn;                                    \
-        for (int64_t k = 0; k < g->K; k++)                                                 \
-          acc += (uint64_t)a[k * g->ak] * (uint64_t)b[k * g->bk];                          \
-        C[m * g->cm + n] = (T)acc;                                                         \
-      }                                                                                    \
-  }
-DEFINE_GEMM_INT(gemm_i8, int8_t)
-DEFINE_GEMM_INT(gemm_i16, int16_t)
-DEFINE_GEMM_INT(gemm_i32, int32_t)
-DEFINE_GEMM_INT(gemm_i64, int64_t)
-DEFINE_GEMM_INT(gemm_u8, uint8_t)
-DEFINE_GEMM_INT(gemm_u16, uint16_t)
-DEFINE_GEMM_INT(gemm_u32, uint32_t)
-DEFINE_GEMM_INT(gemm_u64, uint64_t)
-
-static void gemm_bool(const Gemm *g) {
-  const bool *A = (const bool *)g->A, *B = (const bool *)g->B;
-  bool *C = (bool *)g->C;
-  for (int64_t m = 0; m < g->M; m++)
-    for (int64_t n = 0; n < g->N; n++) {
-      bool v = false;
-      for (int64_t k = 0; k < g->K && !v; k++) v = A[m * g->am + k * g->ak] && B[k * g->bk + n * g->bn];
-      C[m * g->cm + n] = v;
-    }
-}
-
-static void gemm_run(DType dt, const Gemm *g) {
-  switch (dt) {
-  case TSR_FLOAT32: gemm_f32(g); break;
-  case TSR_FLOAT64: gemm_f64(g); break;
-  case TSR_BOOL: gemm_bool(g); break;
-  case TSR_INT8: gemm_i8(g); break;
-  case TSR_INT16: gemm_i16(g); break;
-  case TSR_INT32: gemm_i32(g); break;
-  case TSR_INT64: gemm_i64(g); break;
-  case TSR_UINT8: gemm_u8(g); break;
-  case TSR_UINT16: gemm_u16(g); break;
-  case TSR_UINT32: gemm_u32(g); break;
-  case TSR_UINT64: gemm_u64(g); break;
-  }
+/* Runs one product: floats on CBLAS with the layouts chosen above; integers and bool on the
+   product kernel of numpy.matmul (product.h), row being its scratch of max(M, N) uint64_t. */
+static void gemm_run(DType dt, const Gemm *g, uint64_t *row) {
+  if (dt == TSR_FLOAT32) { gemm_f32(g); return; }
+  if (dt == TSR_FLOAT64) { gemm_f64(g); return; }
+  MatMul m = {g->M, g->N, g->K, g->A, g->am, g->ak, g->B, g->bk, g->bn, g->C, g->cm};
+  linalg_product(dt, &m, row);
 }
 
 /* Contracts A and B (both owned, released here) into *res: labels of either that are not in
@@ -913,6 +873,8 @@ static void gemm_run(DType dt, const Gemm *g) {
 static int contract_pair(Ctx *c, Op *A, Op *B, LSet keep, Op *res) {
   int rc = -1;
   Tensor *C = NULL, *va = NULL, *vb = NULL;
+  uint64_t *row = NULL;
+  size_t row_bytes = 0;
   res->t = NULL;
   LSet sa = op_set(A), sb = op_set(B);
   if (op_sum(c, A, lset_or(keep, sb)) || op_sum(c, B, lset_or(keep, sa))) goto done;
@@ -1010,8 +972,12 @@ static int contract_pair(Ctx *c, Op *A, Op *B, LSet keep, Op *res) {
               tensor_data(C), N};
     int64_t nbatch = total / (M * N);
     uint64_t work = (uint64_t)(M * N) * (uint64_t)K, acc = 0;
+    if (!fl) {
+      row_bytes = (size_t)(M > N ? M : N) * sizeof *row;
+      if (!(row = ctx_malloc(c, row_bytes))) goto done;
+    }
     for (int64_t it = 0; it < nbatch; it++) {
-      gemm_run(dt, &g);
+      gemm_run(dt, &g, row);
       g.C += M * N * isz;
       acc += work;
       if (acc >= 1u << 20) {
@@ -1033,6 +999,7 @@ static int contract_pair(Ctx *c, Op *A, Op *B, LSet keep, Op *res) {
   C = NULL;
   rc = 0;
 done:
+  if (row) ctx_free(c, row, row_bytes);
   if (va) tensor_release(va);
   if (vb) tensor_release(vb);
   if (C) tensor_release(C);
@@ -1514,16 +1481,25 @@ Tensor *einsum_compute(Ctx *c, const char *subscripts, int nop, Tensor *const *o
   if (dtype >= 0) {
     dt = (DType)dtype;
     for (int i = 0; i < nop; i++)
-      if (!can_cast(ops[i]->dtype, dt, opt->casting)) {
+      if (!(ops[i]->weak && dtype_promote_weak(dt, (WeakKind)ops[i]->weak) == dt) &&
+          !can_cast(ops[i]->dtype, dt, opt->casting)) {
         ERR_TYPE(c, "Iterator operand %d dtype could not be cast from dtype('%s') to "
                     "dtype('%s') according to the rule '%s'", i, dtype_name(ops[i]->dtype),
                  dtype_name(dt), casting_names[opt->casting]);
         return NULL;
       }
   } else {
-    dt = ops[0]->dtype;
-    for (int i = 1; i < nop; i++) dt = dtype_promote(dt, ops[i]->dtype);
+    /* Python scalars are weak (NEP 50): the tensors' common dtype first, then the scalars
+       (all scalars: their own dtypes, as strong ones) */
+    int first = -1;
+    for (int i = 0; i < nop && first < 0; i++)
+      if (!ops[i]->weak) first = i;
+    dt = first >= 0 ? ops[first]->dtype : ops[0]->dtype;
+    for (int i = 0; i < nop; i++)
+      if (first < 0 || !ops[i]->weak) dt = dtype_promote(dt, ops[i]->dtype);
     if (out) dt = dtype_promote(dt, out->dtype);
+    for (int i = 0; first >= 0 && i < nop; i++)
+      if (ops[i]->weak) dt = dtype_promote_weak(dt, (WeakKind)ops[i]->weak);
   }
   if (out) {
     if (!can_cast(dt, out->dtype, opt->casting)) {

@@ -1,25 +1,17 @@
 /*
-** linalg.c -- BLAS glue: numpy.matmul and numpy.dot.  float32/float64 products go to CBLAS
+** linalg.c -- BLAS glue: numpy.matmul and numpy.dot, and the product kernel einsum shares
+** (product.h).  float32/float64 products go to CBLAS
 ** (OpenBLAS, the library NumPy itself uses here) through the same routine NumPy 1.24 picks for
 ** the same shapes and strides (dot, gemv, gemm or syrk), so results agree bit for bit; other
 ** dtypes use plain loops with wrapping integer arithmetic.
 */
-#include "rt.h"
+#include "product.h"
 
 #include <cblas.h>
 #include <limits.h>
 #include <string.h>
 
 static void release(Tensor *t) { if (t) tensor_release(t); }
-
-/* One matrix product C = A @ B of an M x K matrix A (element strides am, ak) and a K x N
-   matrix B (strides bk, bn) into C (strides cm, 1), all of one dtype. */
-typedef struct MatMul {
-  int64_t M, N, K;
-  const char *A; int64_t am, ak;
-  const char *B; int64_t bk, bn;
-  char *C; int64_t cm;
-} MatMul;
 
 /* NumPy's is_blasable2d in elements: unit inner stride, outer stride covering the inner dim. */
 static bool blasable2d(int64_t s_outer, int64_t s_inner, int64_t d_inner) {
@@ -96,11 +88,26 @@ DEFINE_MATMUL_FLOAT(matmul_f32, float, s)
 DEFINE_MATMUL_FLOAT(matmul_f64, double, d)
 
 /* Integer kernels: row i of C accumulates a[i,k] * b[k,:] in uint64_t (wrapping, exact modulo
-   2**64, so the final truncation to T equals NumPy's wrapped result). */
+   2**64, so the final truncation to T equals NumPy's wrapped result); when only A's columns
+   are contiguous (a transposed A, as einsum's pairs often are), column j accumulates
+   a[:,k] * b[k,j] instead.  The order of the additions cannot change an exact result. */
 #define DEFINE_MATMUL_INT(NAME, T)                                                         \
   static void NAME(const MatMul *m, uint64_t *row) {                                       \
     const T *A = (const T *)m->A, *B = (const T *)m->B;                                    \
     T *C = (T *)m->C;                                                                      \
+    if (m->bn != 1 && m->am == 1 && m->M > 1) {                                            \
+      for (int64_t j = 0; j < m->N; j++) {                                                 \
+        memset(row, 0, (size_t)m->M * sizeof *row);                                        \
+        for (int64_t k = 0; k < m->K; k++) {                                               \
+          uint64_t b = (uint64_t)B[k * m->bk + j * m->bn];                                 \
+          if (b == 0) continue;                                                            \
+          const T *a = A + k * m->ak;                                                      \
+          for (int64_t i = 0; i < m->M; i++) row[i] += (uint64_t)a[i] * b;                 \
+        }                                                                                  \
+        for (int64_t i = 0; i < m->M; i++) C[i * m->cm + j] = (T)row[i];                   \
+      }                                                                                    \
+      return;                                                                              \
+    }                                                                                      \
     for (int64_t i = 0; i < m->M; i++) {                                                   \
       memset(row, 0, (size_t)m->N * sizeof *row);                                          \
       for (int64_t k = 0; k < m->K; k++) {                                                 \
@@ -137,8 +144,7 @@ static void matmul_bool(const MatMul *m) {
     }
 }
 
-/* Runs one product in dtype dt; row is scratch of N uint64_t for the integer kernels. */
-static void matmul_one(DType dt, const MatMul *m, uint64_t *row) {
+void linalg_product(DType dt, const MatMul *m, uint64_t *row) {
   switch (dt) {
   case TSR_FLOAT32: matmul_f32(m); break;
   case TSR_FLOAT64: matmul_f64(m); break;
@@ -234,7 +240,7 @@ Tensor *linalg_matmul(Ctx *c, Tensor *a, Tensor *b) {
   if (!(out = tensor_empty(c, dt, ond, oshape))) goto fail;
   int64_t total = tensor_size(out);
   if (total == 0) goto done;
-  row_bytes = (size_t)N * sizeof *row;
+  row_bytes = (size_t)(M > N ? M : N) * sizeof *row;
   if (dtype_is_int(dt) && !(row = ctx_malloc(c, row_bytes))) goto fail;
   {
     int64_t isz = (int64_t)dtype_size(dt);
@@ -252,7 +258,7 @@ Tensor *linalg_matmul(Ctx *c, Tensor *a, Tensor *b) {
     int64_t nb = total / (M * N);
     for (int64_t n = 0; n < nb; n++) {
       m.A = pa; m.B = pb; m.C = pc;
-      matmul_one(dt, &m, row);
+      linalg_product(dt, &m, row);
       if (ctx_poll(c, (uint64_t)(M * N * (K + 1)) / 4096)) goto fail;
       pc += M * N * isz;
       for (int d = nbatch - 1; d >= 0; d--) {
@@ -344,9 +350,9 @@ Tensor *linalg_dot(Ctx *c, Tensor *a, Tensor *b) {
                  tensor_data(a), a->ndim == 1 ? 0 : a->strides[0], a->strides[a->ndim - 1],
                  tensor_data(b), b->strides[0], b->ndim == 1 ? 0 : b->strides[1],
                  tensor_data(out), b->ndim == 1 ? 1 : b->shape[1] };
-    row_bytes = (size_t)m.N * sizeof *row;
+    row_bytes = (size_t)(m.M > m.N ? m.M : m.N) * sizeof *row;
     if (dtype_is_int(dt) && !(row = ctx_malloc(c, row_bytes))) goto fail;
-    matmul_one(dt, &m, row);
+    linalg_product(dt, &m, row);
     if (ctx_poll(c, (uint64_t)(m.M * m.N * (K + 1)) / 4096)) goto fail;
     goto done;
   }
@@ -366,7 +372,7 @@ Tensor *linalg_dot(Ctx *c, Tensor *a, Tensor *b) {
       const char *pb = tensor_data(b);
       for (;;) {
         m.A = pa; m.B = pb; m.C = pc;
-        matmul_one(dt, &m, row);
+        linalg_product(dt, &m, row);
         pc += isz;
         work += (uint64_t)K + 1;
         if (work >= 65536) {

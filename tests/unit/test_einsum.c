@@ -4,7 +4,9 @@
 ** cleanly with MemoryError and give back every byte), the plan cache (a repeated call plans
 ** nothing), and results of pairwise contractions against a plain reference loop.
 */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "runtime/einsum.h"
 #include "check.h"
 
@@ -146,6 +148,57 @@ static void test_int_wrap(void) {
   CHECK(c.mem_used == 0);
 }
 
+/* Many operands (issue 9): 100 vectors multiplied elementwise, 'i,i,...,i->i', with every
+   strategy that is not exponential in the operand count, and a chain of 100 matrices; 129
+   operands are a clean ValueError "too many operands", never a crash. */
+static void test_many_operands(void) {
+  Ctx c;
+  ctx_init(&c, NULL, NULL);
+  enum { N = 129 };
+  Tensor *ops[N];
+  int64_t s1[1] = {3}, s2[2] = {2, 2};
+  for (int i = 0; i < N; i++)
+    ops[i] = tensor_full_f64(&c, TSR_FLOAT64, 1, s1, i % 2 ? 1.0 : -1.0);
+  char subs[4 * N + 8];
+  size_t k = 0;
+  for (int i = 0; i < 100; i++) { if (i) subs[k++] = ','; subs[k++] = 'i'; }
+  memcpy(subs + k, "->i", 4);
+  EinsumOptKind kinds[2] = {EINSUM_OPT_NONE, EINSUM_OPT_GREEDY};
+  for (int q = 0; q < 2; q++) {
+    EinsumOpt o = {kinds[q], -1, 0, NULL, NULL, NULL, EINSUM_CAST_SAFE};
+    Tensor *r = einsum_compute(&c, subs, 100, ops, &o, -1, NULL);
+    CHECK(r && r->ndim == 1 && r->shape[0] == 3 && ((double *)tensor_data(r))[2] == 1.0);
+    if (r) tensor_release(r);
+    ctx_clear(&c);
+  }
+  /* 129 operands */
+  k = 0;
+  for (int i = 0; i < N; i++) { if (i) subs[k++] = ','; subs[k++] = 'i'; }
+  subs[k] = 0;
+  EinsumOpt g = {EINSUM_OPT_GREEDY, -1, 0, NULL, NULL, NULL, EINSUM_CAST_SAFE};
+  Tensor *r = einsum_compute(&c, subs, N, ops, &g, -1, NULL);
+  CHECK(!r && c.status == TSR_ERR_VALUE && strcmp(c.msg, "too many operands") == 0);
+  ctx_clear(&c);
+  /* a chain of 100 2x2 matrices through 52 letters is impossible; use 'ab,ba,ab,...' pairs */
+  for (int i = 0; i < 100; i++) {
+    tensor_release(ops[i]);
+    ops[i] = tensor_full_f64(&c, TSR_FLOAT64, 2, s2, 0.5);
+  }
+  k = 0;
+  for (int i = 0; i < 100; i++) {
+    if (i) subs[k++] = ',';
+    subs[k++] = i % 2 ? 'b' : 'a';
+    subs[k++] = i % 2 ? 'a' : 'b';
+  }
+  memcpy(subs + k, "->ab", 5);
+  r = einsum_compute(&c, subs, 100, ops, &g, -1, NULL);
+  CHECK(r && r->ndim == 2 && ((double *)tensor_data(r))[0] == ldexp(1.0, -100));
+  if (r) tensor_release(r);
+  for (int i = 0; i < N; i++) tensor_release(ops[i]);
+  einsum_cache_free(&c);
+  CHECK(c.mem_used == 0);
+}
+
 int main(void) {
   test_faults(false, EINSUM_OPT_NONE);
   test_faults(false, EINSUM_OPT_GREEDY);
@@ -154,5 +207,6 @@ int main(void) {
   test_faults(true, EINSUM_OPT_OPTIMAL);
   test_cache();
   test_int_wrap();
+  test_many_operands();
   return CHECK_DONE("einsum");
 }

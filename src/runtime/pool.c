@@ -18,24 +18,40 @@ struct Pool {
   pthread_t th[POOL_MAX];
   pthread_mutex_t mu;
   pthread_cond_t wake, done;
-  uint64_t gen;            /* bumped for every parallel loop */
-  int busy;                /* workers still inside the current loop */
+  uint64_t gen;            /* bumped for every parallel loop (under mu) */
   bool stop;
-  /* the current loop */
+  /* the current loop: written by the caller before it publishes the ticket word */
   PoolTask task;
   void *arg;
-  int64_t n, nparts;
-  atomic_int_fast64_t next;   /* next part to take */
-  int fpflags;             /* FPU flags (FPE_*) the workers raised in the current loop */
+  int64_t n;
+  /* The ticket word: the loop's part count in the high 32 bits, the next part to take in the
+     low ones.  One atomic increment both takes a part and tells which loop it belongs to, so
+     a worker that wakes late (its loop already finished by the others) takes nothing, and
+     the caller never waits for a worker that has not started. */
+  atomic_uint_fast64_t ticket;
+  atomic_int_fast64_t finished;   /* parts of the current loop completed */
+  atomic_int fpflags;             /* FPU flags (FPE_*) the workers' parts raised */
 };
 
-/* Takes parts of the current loop until none are left. */
-static void run_parts(struct Pool *p) {
+/* Takes parts of the current loop until none are left.  A worker (not the caller) hands the
+   FPU flags its parts raised to the caller through p->fpflags: the flags are per thread. */
+static void run_parts(struct Pool *p, bool worker) {
   for (;;) {
-    int64_t k = atomic_fetch_add(&p->next, 1);
-    if (k >= p->nparts) return;
-    int64_t lo = p->n * k / p->nparts, hi = p->n * (k + 1) / p->nparts;
+    uint64_t t = atomic_fetch_add(&p->ticket, 1);
+    int64_t k = (int64_t)(t & 0xffffffffu), nparts = (int64_t)(t >> 32);
+    if (k >= nparts) return;
+    int64_t lo = p->n * k / nparts, hi = p->n * (k + 1) / nparts;
+    if (worker) fperr_clear();
     if (hi > lo) p->task(p->arg, lo, hi);
+    if (worker) {
+      int raised = fperr_test();
+      if (raised) atomic_fetch_or(&p->fpflags, raised);
+    }
+    if (atomic_fetch_add(&p->finished, 1) + 1 == nparts) {
+      pthread_mutex_lock(&p->mu);
+      pthread_cond_broadcast(&p->done);
+      pthread_mutex_unlock(&p->mu);
+    }
   }
 }
 
@@ -48,14 +64,8 @@ static void *worker(void *arg) {
     if (p->stop) break;
     seen = p->gen;
     pthread_mutex_unlock(&p->mu);
-    /* the FPU status flags are per thread: each worker starts clean and hands back what its
-       parts raised, so that the caller's ufunc sees them (fperr.c) */
-    fperr_clear();
-    run_parts(p);
-    int raised = fperr_test();
+    run_parts(p, true);
     pthread_mutex_lock(&p->mu);
-    p->fpflags |= raised;
-    if (--p->busy == 0) pthread_cond_signal(&p->done);
   }
   pthread_mutex_unlock(&p->mu);
   return NULL;
@@ -117,25 +127,28 @@ void pool_parallel_for(Ctx *c, int64_t n, int64_t grain, PoolTask task, void *ar
     return;
   }
   if (width > p->nworkers + 1) width = p->nworkers + 1;
-  pthread_mutex_lock(&p->mu);
+  /* a few parts per thread evens out a busy machine */
+  int64_t nparts = (int64_t)width * 4;
+  if (nparts > n / grain) nparts = n / grain;
+  if (nparts < width) nparts = width;
   p->task = task;
   p->arg = arg;
   p->n = n;
-  /* a few parts per thread evens out a busy machine */
-  int64_t parts = (int64_t)width * 4;
-  p->nparts = parts < n / grain ? parts : n / grain;
-  if (p->nparts < width) p->nparts = width;
-  atomic_store(&p->next, 0);
-  p->fpflags = 0;
-  p->busy = p->nworkers;
+  atomic_store(&p->finished, 0);
+  atomic_store(&p->fpflags, 0);
+  atomic_store(&p->ticket, (uint64_t)nparts << 32);   /* publishes the loop */
+  pthread_mutex_lock(&p->mu);
   p->gen++;
   pthread_cond_broadcast(&p->wake);
   pthread_mutex_unlock(&p->mu);
-  run_parts(p);
-  pthread_mutex_lock(&p->mu);
-  while (p->busy > 0) pthread_cond_wait(&p->done, &p->mu);
-  int raised = p->fpflags;
-  pthread_mutex_unlock(&p->mu);
+  run_parts(p, false);
+  /* wait only for parts that workers have taken and not yet finished */
+  if (atomic_load(&p->finished) < nparts) {
+    pthread_mutex_lock(&p->mu);
+    while (atomic_load(&p->finished) < nparts) pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+  }
+  int raised = atomic_load(&p->fpflags);
   if (raised) fperr_raise(raised);
 }
 

@@ -16,6 +16,9 @@ typedef enum {
   V_DTYPE,      /* dt: a dtype object (float32, int64, np.dtype('f4')) */
   V_BUILTIN,    /* bi: a builtin function (static, not refcounted) */
   V_TENSOR,     /* t */
+  V_SCALAR,     /* a NumPy scalar held inline (dtype in sdt, element bytes in i): made and
+                   used only inside the evaluator (src/lang/scalar.c), boxed into a 0-d tensor
+                   before any other code sees it */
   V_STR, V_LIST, V_TUPLE, V_SLICE, V_RANGE, V_FUNC, V_METHOD, V_NAMESPACE, V_CFUNC,
   V_COUNT
 } VType;
@@ -26,6 +29,7 @@ typedef struct Builtin Builtin;
 
 typedef struct Value {
   uint8_t type;          /* VType */
+  uint8_t sdt;           /* V_SCALAR only: its DType */
   union {
     bool b; int64_t i; double f; DType dt; const Builtin *bi;
     Tensor *t; Obj *o;

@@ -98,6 +98,17 @@ static int lookup(Interp *I, Node *n, Value *out) {
   return 0;
 }
 
+/* eval_num, with names and number literals (the leaves of most expressions) done here
+   without a call of the evaluator. */
+static inline int eval_fast(Interp *I, Node *n, Value *out) {
+  switch (n->kind) {
+  case N_NAME: return lookup(I, n, out) < 0 ? set_pos(I, n) : 0;
+  case N_INT: *out = v_int(n->ival); return 0;
+  case N_FLOAT: *out = v_float(n->fval); return 0;
+  default: return eval_num(I, n, out);
+  }
+}
+
 /* Binds the name of node n (an N_NAME) in its scope; takes the reference to v. */
 static int store_name(Interp *I, Node *n, Value v) {
   Frame *f = I->frame;
@@ -740,7 +751,7 @@ static int fuse_walk_inner(Interp *I, FuseProg *p, Node *n, FVal *out) {
 }
 
 static int fuse_walk(Interp *I, FuseProg *p, Node *n, FVal *out) {
-  if (!fusable_node(n)) { out->node = -1; return eval_num(I, n, &out->v); }
+  if (!fusable_node(n)) { out->node = -1; return eval_fast(I, n, &out->v); }
   if (++I->depth > MAX_EVAL_DEPTH || ctx_stack_exhausted(&I->ctx)) {
     I->depth--;
     err_recursion(I);
@@ -1307,8 +1318,8 @@ static int eval_inner(Interp *I, Node *n, Value *out) {
   case N_NAME: return lookup(I, n, out);
   case N_BINOP:
     if (!n->unfused && fusion_root(n)) return eval_fused(I, n, out);
-    if (eval_num(I, n->a, &a) < 0) return -1;
-    if (eval_num(I, n->b, &b) < 0) { value_decref(a); return -1; }
+    if (eval_fast(I, n->a, &a) < 0) return -1;
+    if (eval_fast(I, n->b, &b) < 0) { value_decref(a); return -1; }
     rc = binary_op_num(I, n->op, a, b, elidable_temporary(n->op, a, b), out);
     value_decref(a); value_decref(b);
     return n->unfused ? unfused_result(n, rc, out) : rc;
@@ -1344,8 +1355,8 @@ static int eval_inner(Interp *I, Node *n, Value *out) {
     value_decref(a);
     return rc;
   case N_SUBSCRIPT:
-    if (eval_num(I, n->a, &a) < 0) return -1;
-    if (eval_num(I, n->b, &b) < 0) { value_decref(a); return -1; }
+    if (eval_fast(I, n->a, &a) < 0) return -1;
+    if (eval_fast(I, n->b, &b) < 0) { value_decref(a); return -1; }
     rc = subscript_get_num(I, a, b, out);
     value_decref(a); value_decref(b);
     return rc;
@@ -1459,8 +1470,13 @@ static int assign(Interp *I, Node *target, Value v) {
   case N_NAME: return store_name(I, target, value_retain(v));
   case N_TUPLE: case N_LIST: return unpack(I, target, v);
   case N_SUBSCRIPT:
-    if (eval(I, target->a, &obj) < 0) return -1;
-    if (eval(I, target->b, &idx) < 0) { value_decref(obj); return -1; }
+    if (eval_fast(I, target->a, &obj) < 0) return -1;
+    if (eval_fast(I, target->b, &idx) < 0) { value_decref(obj); return -1; }
+    if ((obj.type == V_SCALAR && scalar_box(I, &obj) < 0) ||
+        (idx.type == V_SCALAR && scalar_box(I, &idx) < 0)) {
+      value_decref(obj); value_decref(idx);
+      return -1;
+    }
     rc = subscript_set(I, obj, idx, v);
     value_decref(obj); value_decref(idx);
     return rc < 0 ? set_pos(I, target) : 0;

@@ -187,8 +187,194 @@ static int binary_small(Interp *I, BinaryUfunc uf, DType ct, DType ot, Operand *
   return 1;
 }
 
+/* A scalar operand by value: its dtype, NEP 50 weak kind and element bytes. */
+typedef struct Num { DType dt; WeakKind weak; int64_t bits; } Num;
+
+static bool num_of(Value v, Num *n) {
+  n->bits = 0;
+  switch (v.type) {
+  case V_SCALAR: n->dt = (DType)v.sdt; n->weak = WEAK_NONE; n->bits = v.i; return true;
+  case V_INT: n->dt = TSR_INT64; n->weak = WEAK_INT; n->bits = v.i; return true;
+  case V_FLOAT: n->dt = TSR_FLOAT64; n->weak = WEAK_FLOAT; memcpy(&n->bits, &v.f, 8); return true;
+  case V_TENSOR:
+    if (v.t->ndim != 0) return false;
+    n->dt = v.t->dtype; n->weak = (WeakKind)v.t->weak;
+    memcpy(&n->bits, tensor_data(v.t), dtype_size(v.t->dtype));
+    return true;
+  default: return false;
+  }
+}
+
+static double num_f64(const Num *n) {
+  switch (n->dt) {
+  case TSR_FLOAT64: { double d; memcpy(&d, &n->bits, 8); return d; }
+  case TSR_FLOAT32: { float f; memcpy(&f, &n->bits, 4); return f; }
+  default: return (double)n->bits;   /* int64 */
+  }
+}
+
+static float num_f32(const Num *n) {
+  switch (n->dt) {
+  case TSR_FLOAT64: { double d; memcpy(&d, &n->bits, 8); return (float)d; }
+  case TSR_FLOAT32: { float f; memcpy(&f, &n->bits, 4); return f; }
+  default: return (float)n->bits;   /* int64 */
+  }
+}
+
+/* quick_resolve for two scalar operands held by value. */
+static bool quick_resolve_num(BinaryUfunc uf, const Num *a, const Num *b, DType *ct, DType *ot) {
+  DType t;
+  if (!a->weak && !b->weak) {
+    if (a->dt != b->dt || !common_type(a->dt)) return false;
+    t = a->dt;
+  } else {
+    const Num *strong = a->weak ? b : a, *weak = a->weak ? a : b;
+    if (strong->weak || !common_type(strong->dt) || weak->weak == WEAK_BOOL) return false;
+    if (strong->dt == TSR_FLOAT32 && weak->weak == WEAK_FLOAT && !(fabs(num_f64(weak)) <= FLT_MAX))
+      return false;   /* beyond float32's range a Python float makes float64 */
+    t = weak->weak == WEAK_FLOAT && strong->dt == TSR_INT64 ? TSR_FLOAT64 : strong->dt;
+  }
+  if (uf == UF_TRUE_DIVIDE && t == TSR_INT64) t = TSR_FLOAT64;
+  *ct = t;
+  *ot = is_predicate(uf) ? TSR_BOOL : t;
+  return true;
+}
+
+#define COMPARE(uf, x, y)                                                                 \
+  ((uf) == UF_EQUAL ? (x) == (y) : (uf) == UF_NOT_EQUAL ? (x) != (y) :                   \
+   (uf) == UF_LESS ? (x) < (y) : (uf) == UF_LESS_EQUAL ? (x) <= (y) :                    \
+   (uf) == UF_GREATER ? (x) > (y) : (x) >= (y))
+
+/* x OP y in dtype ct (float64, float32 or int64), as the ufunc loops compute it: one IEEE
+   operation in ct, or exact int64 arithmetic.  0 (not handled) for non-finite float operands
+   or results and int64 overflow, where NumPy may warn. */
+static int num_compute(BinaryUfunc uf, DType ct, const Num *a, const Num *b, Value *out) {
+  out->type = V_SCALAR;
+  out->i = 0;
+  bool pred = is_predicate(uf);
+  if (ct == TSR_FLOAT64) {
+    double x = num_f64(a), y = num_f64(b), r;
+    if (!isfinite(x) || !isfinite(y)) return 0;
+    if (pred) { out->sdt = TSR_BOOL; bool p = COMPARE(uf, x, y); memcpy(&out->i, &p, 1); return 1; }
+    switch (uf) {
+    case UF_ADD: r = x + y; break;
+    case UF_SUBTRACT: r = x - y; break;
+    case UF_MULTIPLY: r = x * y; break;
+    default: r = x / y; break;
+    }
+    if (!isfinite(r)) return 0;
+    out->sdt = TSR_FLOAT64;
+    memcpy(&out->i, &r, 8);
+    return 1;
+  }
+  if (ct == TSR_FLOAT32) {
+    float x = num_f32(a), y = num_f32(b), r;
+    if (!isfinite(x) || !isfinite(y)) return 0;
+    if (pred) { out->sdt = TSR_BOOL; bool p = COMPARE(uf, x, y); memcpy(&out->i, &p, 1); return 1; }
+    switch (uf) {
+    case UF_ADD: r = x + y; break;
+    case UF_SUBTRACT: r = x - y; break;
+    case UF_MULTIPLY: r = x * y; break;
+    default: r = x / y; break;
+    }
+    if (!isfinite(r)) return 0;
+    out->sdt = TSR_FLOAT32;
+    memcpy(&out->i, &r, 4);
+    return 1;
+  }
+  int64_t x = a->bits, y = b->bits, r;   /* int64 */
+  if (pred) { out->sdt = TSR_BOOL; bool p = COMPARE(uf, x, y); memcpy(&out->i, &p, 1); return 1; }
+  bool over;
+  switch (uf) {
+  case UF_ADD: over = __builtin_add_overflow(x, y, &r); break;
+  case UF_SUBTRACT: over = __builtin_sub_overflow(x, y, &r); break;
+  case UF_MULTIPLY: over = __builtin_mul_overflow(x, y, &r); break;
+  default: return 0;
+  }
+  if (over) return 0;
+  out->sdt = TSR_INT64;
+  out->i = r;
+  return 1;
+}
+
+/* Writes scalar n converted to ct (float64, float32 or int64, as quick_resolve_num allows)
+   into buf; false for a non-finite float (left to the general path). */
+static bool num_to(DType ct, const Num *n, char *buf) {
+  if (ct == TSR_FLOAT64) { double d = num_f64(n); memcpy(buf, &d, 8); return isfinite(d); }
+  if (ct == TSR_FLOAT32) { float f = num_f32(n); memcpy(buf, &f, 4); return isfinite(f); }
+  memcpy(buf, &n->bits, 8);
+  return true;
+}
+
+/* t when v is a C-contiguous tensor of 1..SMALL_TENSOR_MAX elements, else NULL. */
+static Tensor *small_of(Value v) {
+  if (v.type != V_TENSOR || v.t->ndim == 0) return NULL;
+  int64_t n = tensor_size(v.t);
+  return n >= 1 && n <= SMALL_TENSOR_MAX && tensor_is_contiguous(v.t) ? v.t : NULL;
+}
+
+/* Can the result of dtype ot be written over t?  When nothing but the evaluator's operand
+   holds t and its storage (a temporary such as x*0.5 in x*0.5 + y), as NumPy elides
+   temporaries. */
+static bool reusable(const Tensor *t, DType ot) {
+  return t && t->refcnt == 1 && t->dtype == ot && !t->readonly && t->storage->refcnt == 1 &&
+         t->storage->owned && !t->storage->readonly;
+}
+
+/* ta OP tb where each side is a small tensor (ta/tb) or a scalar (na/nb), one at least a
+   tensor, in loop dtype ct giving ot.  Same-shape tensors of dtype ct only. */
+static int small_compute(Interp *I, BinaryUfunc uf, DType ct, DType ot, Tensor *ta,
+                         const Num *na, Tensor *tb, const Num *nb, Value *out) {
+  Tensor *shape_of = ta ? ta : tb;
+  if (ta && tb) {
+    if (ta->ndim != tb->ndim) return 0;
+    for (int i = 0; i < ta->ndim; i++) if (ta->shape[i] != tb->shape[i]) return 0;
+  }
+  if ((ta && ta->dtype != ct) || (tb && tb->dtype != ct)) return 0;
+  _Alignas(8) char sa[8], sb[8];
+  _Alignas(64) char res[SMALL_TENSOR_MAX * 8];
+  char *d[3] = {res, sa, sb};
+  int64_t steps[3] = {(int64_t)dtype_size(ot), 0, 0};
+  if (ta) { d[1] = tensor_data(ta); steps[1] = (int64_t)dtype_size(ct); }
+  else if (!num_to(ct, na, sa)) return 0;
+  if (tb) { d[2] = tensor_data(tb); steps[2] = (int64_t)dtype_size(ct); }
+  else if (!num_to(ct, nb, sb)) return 0;
+  int64_t n = tensor_size(shape_of);
+  ufunc_binary_loop(uf, ct)(d, steps, n, NULL);
+  if (!is_predicate(uf) && dtype_is_float(ct)) {
+    /* a non-finite element may come with a NumPy warning: leave it to the general path */
+    for (int64_t i = 0; i < n; i++)
+      if (!isfinite(float_at(ct, res + i * steps[0]))) return 0;
+  }
+  Tensor *r;
+  if (reusable(ta, ot)) r = tensor_retain(ta);
+  else if (reusable(tb, ot)) r = tensor_retain(tb);
+  else if (!(r = tensor_empty(&I->ctx, ot, shape_of->ndim, shape_of->shape))) return -1;
+  memcpy(tensor_data(r), res, (size_t)n * dtype_size(ot));
+  *out = v_tensor(r);
+  return 1;
+}
+
 int scalar_binary(Interp *I, BinaryUfunc uf, Value a, Value b, Value *out) {
   if (!fast_ufunc(uf)) return 0;
+  Num x, y;
+  if (num_of(a, &x) && num_of(b, &y)) {
+    DType qct, qot;
+    if (x.weak && y.weak) return 0;
+    if (quick_resolve_num(uf, &x, &y, &qct, &qot)) return num_compute(uf, qct, &x, &y, out);
+  } else {
+    Tensor *ta = small_of(a), *tb = small_of(b);
+    Num na, nb;
+    DType qct, qot;
+    if ((ta || tb) && (ta || num_of(a, &na)) && (tb || num_of(b, &nb))) {
+      if (ta) { na.dt = ta->dtype; na.weak = WEAK_NONE; na.bits = 0; }
+      if (tb) { nb.dt = tb->dtype; nb.weak = WEAK_NONE; nb.bits = 0; }
+      if (quick_resolve_num(uf, &na, &nb, &qct, &qot)) {
+        int r = small_compute(I, uf, qct, qot, ta, &na, tb, &nb, out);
+        if (r) return r;
+      }
+    }
+  }
   Operand oa, ob;
   int ka = operand(a, &oa);
   if (ka == OPERAND_NONE) return 0;

@@ -75,6 +75,7 @@ struct Node {
   Node *a, *b, *c;
   Node *next;          /* next item of the list this node is in */
   void *cache;         /* free for the evaluator (e.g. an interned name) */
+  uint8_t fusion_root; /* evaluator memo: 0 not known yet, 1 no, 2 heads a fusable tree */
   uint8_t unfused;     /* evaluator hint on a fusion root: its last evaluation met only
                           scalars and tiny tensors, so it is evaluated operator by operator */
   /* Names (resolve.c, eval.c).  slot: for an N_NAME in a function body, 1 + the index of

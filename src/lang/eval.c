@@ -84,18 +84,36 @@ static Value *global_value(Interp *I, Dict *g, Node *n) {
   return v;
 }
 
-static int lookup(Interp *I, Node *n, Value *out) {
+/* The value bound to name n (borrowed), or NULL with NameError / UnboundLocalError. */
+static Value *name_ref(Interp *I, Node *n) {
   Frame *f = I->frame;
   if (n->slot > 0) {
-    Value v = f->slots[n->slot - 1];
-    if (v.type == V_UNDEF) return unbound_local(I, n->str);
-    *out = value_retain(v);
-    return 0;
+    Value *v = &f->slots[n->slot - 1];
+    if (v->type == V_UNDEF) { unbound_local(I, n->str); return NULL; }
+    return v;
   }
   Value *v = global_value(I, f->globals, n);
-  if (!v) return ctx_err(&I->ctx, TSR_ERR_NAME, "NameError", "name '%s' is not defined", n->str);
+  if (!v) ctx_err(&I->ctx, TSR_ERR_NAME, "NameError", "name '%s' is not defined", n->str);
+  return v;
+}
+
+static int lookup(Interp *I, Node *n, Value *out) {
+  Value *v = name_ref(I, n);
+  if (!v) return -1;
   *out = value_retain(*v);
   return 0;
+}
+
+/* Is n an index expression that cannot run user code or bind a name (an int, a name, or + - *
+   of those)?  Then `name[n]` may use the name's value without holding a reference. */
+static bool plain_index(const Node *n, int depth) {
+  switch (n->kind) {
+  case N_INT: case N_NAME: return true;
+  case N_BINOP:
+    return depth < 2 && (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL) &&
+           plain_index(n->a, depth + 1) && plain_index(n->b, depth + 1);
+  default: return false;
+  }
 }
 
 /* eval_num, with names and number literals (the leaves of most expressions) done here
@@ -770,6 +788,12 @@ static bool fusion_root(Node *n) {
   return fusable_node(n->a) || fusable_node(right);
 }
 
+/* fusion_root(n), worked out once per node. */
+static inline bool is_fusion_root(Node *n) {
+  if (!n->fusion_root) n->fusion_root = fusion_root(n) ? 2 : 1;
+  return n->fusion_root == 2;
+}
+
 /* Evaluates the fusable tree n into *out (a new reference). */
 static int eval_fused(Interp *I, Node *n, Value *out) {
   FuseProg *p = fuse_new(&I->ctx);
@@ -1317,14 +1341,14 @@ static int eval_inner(Interp *I, Node *n, Value *out) {
   case N_ELLIPSIS: out->type = V_ELLIPSIS; out->i = 0; return 0;
   case N_NAME: return lookup(I, n, out);
   case N_BINOP:
-    if (!n->unfused && fusion_root(n)) return eval_fused(I, n, out);
+    if (!n->unfused && is_fusion_root(n)) return eval_fused(I, n, out);
     if (eval_fast(I, n->a, &a) < 0) return -1;
     if (eval_fast(I, n->b, &b) < 0) { value_decref(a); return -1; }
     rc = binary_op_num(I, n->op, a, b, elidable_temporary(n->op, a, b), out);
     value_decref(a); value_decref(b);
     return n->unfused ? unfused_result(n, rc, out) : rc;
   case N_UNARY:
-    if (!n->unfused && fusion_root(n)) return eval_fused(I, n, out);
+    if (!n->unfused && is_fusion_root(n)) return eval_fused(I, n, out);
     if (eval_num(I, n->a, &a) < 0) return -1;
     rc = unary_op_num(I, n->op, a, out);
     value_decref(a);
@@ -1338,7 +1362,7 @@ static int eval_inner(Interp *I, Node *n, Value *out) {
     return eval(I, n->b, out);
   }
   case N_COMPARE:
-    if (!n->unfused && fusion_root(n)) return eval_fused(I, n, out);
+    if (!n->unfused && is_fusion_root(n)) return eval_fused(I, n, out);
     rc = eval_compare(I, n, out);
     return n->unfused ? unfused_result(n, rc, out) : rc;
   case N_IFEXP: {
@@ -1355,6 +1379,15 @@ static int eval_inner(Interp *I, Node *n, Value *out) {
     value_decref(a);
     return rc;
   case N_SUBSCRIPT:
+    if (n->a->kind == N_NAME && plain_index(n->b, 0)) {
+      Value *base = name_ref(I, n->a);
+      if (!base) return set_pos(I, n->a);
+      a = *base;   /* borrowed: nothing below can rebind the name */
+      if (eval_fast(I, n->b, &b) < 0) return -1;
+      rc = subscript_get_num(I, a, b, out);
+      value_decref(b);
+      return rc;
+    }
     if (eval_fast(I, n->a, &a) < 0) return -1;
     if (eval_fast(I, n->b, &b) < 0) { value_decref(a); return -1; }
     rc = subscript_get_num(I, a, b, out);
@@ -1470,6 +1503,15 @@ static int assign(Interp *I, Node *target, Value v) {
   case N_NAME: return store_name(I, target, value_retain(v));
   case N_TUPLE: case N_LIST: return unpack(I, target, v);
   case N_SUBSCRIPT:
+    if (target->a->kind == N_NAME && plain_index(target->b, 0)) {
+      Value *base = name_ref(I, target->a);
+      if (!base) return set_pos(I, target->a);
+      obj = *base;   /* borrowed: nothing below can rebind the name */
+      if (eval_fast(I, target->b, &idx) < 0) return -1;
+      rc = subscript_set(I, obj, idx, v);
+      value_decref(idx);
+      return rc < 0 ? set_pos(I, target) : 0;
+    }
     if (eval_fast(I, target->a, &obj) < 0) return -1;
     if (eval_fast(I, target->b, &idx) < 0) { value_decref(obj); return -1; }
     if ((obj.type == V_SCALAR && scalar_box(I, &obj) < 0) ||

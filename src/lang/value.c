@@ -28,10 +28,6 @@ static void *obj_new(Interp *I, VType type, size_t size) {
   return o;
 }
 
-void value_incref(Value v) {
-  if (v.type == V_TENSOR) tensor_retain(v.t);
-  else if (v_is_obj(v)) v.o->refcnt++;
-}
 
 /* Frees o and, without recursion, every object that dies with it: containers whose count
    reaches zero are queued on a list linked through their (now unused) refcnt field, so a list
@@ -92,10 +88,7 @@ static void obj_drop(Obj *o, Obj **queue) {
   ctx_free(c, o, o->size);
 }
 
-void value_decref(Value v) {
-  if (v.type == V_TENSOR) tensor_release(v.t);
-  else if (v_is_obj(v) && --v.o->refcnt == 0) obj_free(v.o);
-}
+void value_obj_free(Obj *o) { obj_free(o); }
 
 static Value obj_value(VType type, void *o) {
   Value v; v.type = (uint8_t)type; v.o = o;

@@ -55,8 +55,21 @@ static inline Value v_dtype(DType d) { Value v; v.type = V_DTYPE; v.i = 0; v.dt 
 static inline Value v_tensor(Tensor *t) { Value v; v.type = V_TENSOR; v.t = t; return v; }
 static inline bool v_is_obj(Value v) { return v.type >= V_STR; }
 
-RT_HIDDEN void value_incref(Value v);
-RT_HIDDEN void value_decref(Value v);
+/* Reference counting of values (immediates need none).  The heap-object part is
+   value_obj_free (value.c), called when a count reaches zero. */
+RT_HIDDEN void value_obj_free(Obj *o);
+static inline void value_incref(Value v) {
+  if (v.type == V_TENSOR) v.t->refcnt++;
+  else if (v_is_obj(v)) v.o->refcnt++;
+}
+static inline void value_decref(Value v) {
+  if (v.type == V_TENSOR) {
+    if (v.t->refcnt > 1) v.t->refcnt--;
+    else tensor_release(v.t);
+  } else if (v_is_obj(v) && --v.o->refcnt == 0) {
+    value_obj_free(v.o);
+  }
+}
 static inline Value value_retain(Value v) { value_incref(v); return v; }
 
 /* Heap constructors: new references, or a V_UNDEF value with MemoryError recorded. */

@@ -11,25 +11,46 @@
 
 #include <string.h>
 
+/* Functions with up to this many locals (or globals statements' names) are resolved with no
+   allocation but the FuncScope in the chunk's arena; more move to the heap, and the locals
+   get a hash index. */
+#define RESOLVE_SMALL 32
+
 typedef struct Resolver {
   Ctx *c;
   Arena *arena;
   Node **where;          /* the node an error is about */
   /* the function being resolved */
-  const char **names; int n, cap;      /* its locals (ctx-allocated while resolving) */
-  Dict *index;                         /* name -> V_INT index into names */
+  const char **names; int n, cap;      /* its locals */
+  Dict *index;                         /* name -> V_INT index into names, past RESOLVE_SMALL */
   const char **globals; int ng, gcap;  /* names of its `global` statements */
+  const char *small_names[RESOLVE_SMALL], *small_globals[RESOLVE_SMALL];
 } Resolver;
 
-static int push_name(Resolver *R, const char ***arr, int *n, int *cap, const char *name) {
+/* Appends name to the array *arr (small: its initial storage in the Resolver). */
+static int push_name(Resolver *R, const char ***arr, const char **small, int *n, int *cap,
+                     const char *name) {
   if (*n == *cap) {
-    int ncap = *cap ? 2 * *cap : 8;
-    const char **a = ctx_realloc(R->c, (void *)*arr, (size_t)*cap * sizeof *a, (size_t)ncap * sizeof *a);
+    int ncap = 2 * *cap;
+    const char **a = ctx_malloc(R->c, (size_t)ncap * sizeof *a);
     if (!a) return -1;
+    memcpy((void *)a, *arr, (size_t)*n * sizeof *a);
+    if (*arr != small) ctx_free(R->c, (void *)*arr, (size_t)*cap * sizeof *a);
     *arr = a; *cap = ncap;
   }
   (*arr)[(*n)++] = name;
   return 0;
+}
+
+/* Index of local name, or -1. */
+static int local_index(const Resolver *R, const char *name) {
+  if (R->index) {
+    Value *k = dict_get(R->index, name);
+    return k ? (int)k->i : -1;
+  }
+  for (int i = 0; i < R->n; i++)
+    if (strcmp(R->names[i], name) == 0) return i;
+  return -1;
 }
 
 static bool is_global(const Resolver *R, const char *name) {
@@ -40,9 +61,14 @@ static bool is_global(const Resolver *R, const char *name) {
 
 /* Makes name a local of the function (once). */
 static int add_local(Resolver *R, const char *name) {
-  if (is_global(R, name) || dict_get(R->index, name)) return 0;
-  if (dict_set(R->index, name, v_int(R->n)) < 0) return -1;
-  return push_name(R, &R->names, &R->n, &R->cap, name);
+  if (is_global(R, name) || local_index(R, name) >= 0) return 0;
+  if (!R->index && R->n == RESOLVE_SMALL) {   /* many locals: index them */
+    if (!(R->index = dict_new(R->c))) return -1;
+    for (int i = 0; i < R->n; i++)
+      if (dict_set(R->index, R->names[i], v_int(i)) < 0) return -1;
+  }
+  if (R->index && dict_set(R->index, name, v_int(R->n)) < 0) return -1;
+  return push_name(R, &R->names, R->small_names, &R->n, &R->cap, name);
 }
 
 static int deep(Resolver *R, Node *n) {
@@ -72,14 +98,15 @@ static int walk(Resolver *R, Node *list, int pass) {
     switch (n->kind) {
     case N_NAME:
       if (pass == PASS_ANNOTATE) {
-        Value *k = dict_get(R->index, n->str);
-        n->slot = k ? (int)k->i + 1 : -1;
+        int k = local_index(R, n->str);
+        n->slot = k >= 0 ? k + 1 : -1;
       }
       continue;
     case N_GLOBAL:
       if (pass == PASS_GLOBALS)
         for (Node *g = n->a; g; g = g->next)
-          if (push_name(R, &R->globals, &R->ng, &R->gcap, g->str) < 0) return -1;
+          if (push_name(R, &R->globals, R->small_globals, &R->ng, &R->gcap, g->str) < 0)
+            return -1;
       continue;
     case N_DEF:
       if (pass == PASS_LOCALS && add_local(R, n->str) < 0) return -1;
@@ -116,19 +143,26 @@ static int walk(Resolver *R, Node *list, int pass) {
   return 0;
 }
 
+static void resolver_init(Resolver *R, Ctx *c, Arena *arena, Node **where) {
+  R->c = c; R->arena = arena; R->where = where;
+  R->names = R->small_names; R->n = 0; R->cap = RESOLVE_SMALL;
+  R->globals = R->small_globals; R->ng = 0; R->gcap = RESOLVE_SMALL;
+  R->index = NULL;
+}
+
 static void resolver_free(Resolver *R) {
-  if (R->names) ctx_free(R->c, (void *)R->names, (size_t)R->cap * sizeof *R->names);
-  if (R->globals) ctx_free(R->c, (void *)R->globals, (size_t)R->gcap * sizeof *R->globals);
+  if (R->names != R->small_names)
+    ctx_free(R->c, (void *)R->names, (size_t)R->cap * sizeof *R->names);
+  if (R->globals != R->small_globals)
+    ctx_free(R->c, (void *)R->globals, (size_t)R->gcap * sizeof *R->globals);
   if (R->index) dict_free(R->index);
 }
 
 /* Resolves function def: its locals, its names' slots, and the functions nested in it. */
 static int resolve_def(Resolver *outer, Node *def) {
   Resolver R;
-  memset(&R, 0, sizeof R);
-  R.c = outer->c; R.arena = outer->arena; R.where = outer->where;
+  resolver_init(&R, outer->c, outer->arena, outer->where);
   int rc = -1;
-  if (!(R.index = dict_new(R.c))) goto done;
   Node *body = def->b ? def->b->a : NULL;
   if (walk(&R, body, PASS_GLOBALS) < 0) goto done;
   for (Node *p = def->a; p; p = p->next) {
@@ -174,9 +208,9 @@ int resolve_chunk(Ctx *c, Chunk *ch, Node **where) {
   *where = NULL;
   if (ch->resolved) return 0;
   Resolver R;
-  memset(&R, 0, sizeof R);
-  R.c = c; R.arena = &ch->arena; R.where = where;
+  resolver_init(&R, c, &ch->arena, where);
   int rc = find_defs(&R, ch->root ? ch->root->a : NULL);
+  resolver_free(&R);
   if (rc == 0) ch->resolved = true;
   return rc;
 }

@@ -465,6 +465,6 @@ int scalar_index_set(Tensor *t, Value idx, Value v) {
   }
   char *p = element_at(t, idx);
   if (!p) return 0;
-  dtype_cast_strided(t->dtype, p, 0, sdt, src, 0, 1);
+  cast_element(t->dtype, p, sdt, src);
   return 1;
 }

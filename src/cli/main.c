@@ -6,7 +6,9 @@
 */
 #include "tsr.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <histedit.h>
 #include <signal.h>
 #include <stdio.h>
@@ -215,9 +217,43 @@ static const char *const keywords[] = {
   "and", "break", "continue", "def", "elif", "else", "False", "for", "from", "global", "if",
   "import", "in", "is", "None", "not", "or", "pass", "return", "True", "while", NULL};
 
+/* libedit, opened with dlopen when the REPL starts: running a script or `-c` never loads it
+   (it and its dependencies cost about a millisecond of start-up).  Without it the REPL reads
+   lines with stdio. */
+static struct {
+  EditLine *(*el_init)(const char *, FILE *, FILE *, FILE *);
+  void (*el_end)(EditLine *);
+  void (*el_reset)(EditLine *);
+  const char *(*el_gets)(EditLine *, int *);
+  int (*el_set)(EditLine *, int, ...);
+  int (*el_source)(EditLine *, const char *);
+  const LineInfo *(*el_line)(EditLine *);
+  int (*el_insertstr)(EditLine *, const char *);
+  History *(*history_init)(void);
+  void (*history_end)(History *);
+  int (*history)(History *, HistEvent *, int, ...);
+} edit;
+
+/* Loads libedit and its functions once; false when it is not there. */
+static bool edit_load(void) {
+  static int state;   /* 0 not tried, 1 loaded, -1 unavailable */
+  if (state) return state > 0;
+  state = -1;
+  void *h = dlopen("libedit.so.2", RTLD_NOW | RTLD_LOCAL);
+  if (!h) h = dlopen("libedit.so", RTLD_NOW | RTLD_LOCAL);
+  if (!h) return false;
+#define EDIT_SYM(name) if (!(*(void **)&edit.name = dlsym(h, #name))) { dlclose(h); return false; }
+  EDIT_SYM(el_init) EDIT_SYM(el_end) EDIT_SYM(el_reset) EDIT_SYM(el_gets) EDIT_SYM(el_set)
+  EDIT_SYM(el_source) EDIT_SYM(el_line) EDIT_SYM(el_insertstr) EDIT_SYM(history_init)
+  EDIT_SYM(history_end) EDIT_SYM(history)
+#undef EDIT_SYM
+  state = 1;
+  return true;
+}
+
 static unsigned char complete_fn(EditLine *el, int ch) {
   (void)ch;
-  const LineInfo *li = el_line(el);
+  const LineInfo *li = edit.el_line(el);
   size_t cursor = (size_t)(li->cursor - li->buffer);
   char *line = strndup(li->buffer, (size_t)(li->lastchar - li->buffer));
   if (!line) return CC_ERROR;
@@ -251,11 +287,11 @@ static unsigned char complete_fn(EditLine *el, int ch) {
     }
     if (usable == 1) {
       char *ins = strndup(first, common);
-      if (ins && el_insertstr(el, ins) == 0) result = CC_REFRESH;
+      if (ins && edit.el_insertstr(el, ins) == 0) result = CC_REFRESH;
       free(ins);
     } else if (usable > 1 && common > 0) {
       char *ins = strndup(first, common);
-      if (ins && el_insertstr(el, ins) == 0) result = CC_REFRESH;
+      if (ins && edit.el_insertstr(el, ins) == 0) result = CC_REFRESH;
       free(ins);
     } else if (usable > 1) {
       qsort(c.items, c.n, sizeof *c.items, compare_names);
@@ -294,10 +330,10 @@ static char *read_line(Reader *r, const char *prompt, int *interrupted) {
   if (r->el) {
     int count = 0;
     errno = 0;
-    const char *line = el_gets(r->el, &count);
+    const char *line = edit.el_gets(r->el, &count);
     if (sigint_seen || (!line && count < 0 && errno == EINTR)) {
       *interrupted = 1;
-      el_reset(r->el);
+      edit.el_reset(r->el);
       return NULL;
     }
     if (!line || count <= 0) return NULL;
@@ -330,23 +366,24 @@ static void reader_open(Reader *r, const char *argv0) {
   memset(r, 0, sizeof *r);
   const char *home = getenv("HOME");
   if (home && *home) snprintf(r->history_path, sizeof r->history_path, "%s/.tsr_history", home);
-  r->el = el_init(argv0, stdin, stdout, stderr);
+  if (!edit_load()) return;
+  r->el = edit.el_init(argv0, stdin, stdout, stderr);
   if (!r->el) return;
   HistEvent ev;
-  r->hist = history_init();
+  r->hist = edit.history_init();
   if (r->hist) {
-    history(r->hist, &ev, H_SETSIZE, 1000);
-    history(r->hist, &ev, H_SETUNIQUE, 1);
-    if (r->history_path[0]) history(r->hist, &ev, H_LOAD, r->history_path);
-    el_set(r->el, EL_HIST, history, r->hist);
+    edit.history(r->hist, &ev, H_SETSIZE, 1000);
+    edit.history(r->hist, &ev, H_SETUNIQUE, 1);
+    if (r->history_path[0]) edit.history(r->hist, &ev, H_LOAD, r->history_path);
+    edit.el_set(r->el, EL_HIST, edit.history, r->hist);
   }
-  el_set(r->el, EL_EDITOR, "emacs");
-  el_set(r->el, EL_SIGNAL, 0);
-  el_set(r->el, EL_PROMPT, prompt_fn);
-  el_set(r->el, EL_ADDFN, "tsr-complete", "complete a name", complete_fn);
-  el_set(r->el, EL_BIND, "^I", "tsr-complete", NULL);
-  el_set(r->el, EL_BIND, "^R", "em-inc-search-prev", NULL);   /* as readline's Ctrl-R */
-  el_source(r->el, NULL);
+  edit.el_set(r->el, EL_EDITOR, "emacs");
+  edit.el_set(r->el, EL_SIGNAL, 0);
+  edit.el_set(r->el, EL_PROMPT, prompt_fn);
+  edit.el_set(r->el, EL_ADDFN, "tsr-complete", "complete a name", complete_fn);
+  edit.el_set(r->el, EL_BIND, "^I", "tsr-complete", NULL);
+  edit.el_set(r->el, EL_BIND, "^R", "em-inc-search-prev", NULL);   /* as readline's Ctrl-R */
+  edit.el_source(r->el, NULL);
 }
 
 static void reader_remember(Reader *r, const char *line) {
@@ -355,15 +392,15 @@ static void reader_remember(Reader *r, const char *line) {
   size_t n = strlen(line);
   char *copy = strndup(line, n && line[n - 1] == '\n' ? n - 1 : n);
   if (!copy) return;
-  history(r->hist, &ev, H_ENTER, copy);
+  edit.history(r->hist, &ev, H_ENTER, copy);
   free(copy);
 }
 
 static void reader_close(Reader *r) {
   HistEvent ev;
-  if (r->hist && r->history_path[0]) history(r->hist, &ev, H_SAVE, r->history_path);
-  if (r->el) el_end(r->el);
-  if (r->hist) history_end(r->hist);
+  if (r->hist && r->history_path[0]) edit.history(r->hist, &ev, H_SAVE, r->history_path);
+  if (r->el) edit.el_end(r->el);
+  if (r->hist) edit.history_end(r->hist);
 }
 
 /* The interactive loop: gathers one complete input (more lines while tsr_check says

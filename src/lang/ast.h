@@ -75,6 +75,15 @@ struct Node {
   Node *a, *b, *c;
   Node *next;          /* next item of the list this node is in */
   void *cache;         /* free for the evaluator (e.g. an interned name) */
+  uint8_t fusion_root; /* evaluator memo: 0 not known yet, 1 no, 2 heads a fusable tree */
+  uint8_t unfused;     /* evaluator hint on a fusion root: its last evaluation met only
+                          scalars and tiny tensors, so it is evaluated operator by operator */
+  /* Names (resolve.c, eval.c).  slot: for an N_NAME in a function body, 1 + the index of
+     its local variable, or -1 for a global or builtin name; 0 at module level.  The cache
+     remembers where a global or builtin name was last found: the Value in dict (or, when
+     dict2 is set, in dict2 with dict lacking it) while the dicts' versions are unchanged. */
+  int slot;
+  struct { void *dict, *dict2, *value; uint64_t version, version2; } name_cache;
   /* ADDED (front end): when paren is set, the position of the outermost '(' around the
      expression, so that an enclosing node starts there (`(a + b) * c` starts at col 1). */
   int paren_line, paren_col;
@@ -90,6 +99,7 @@ RT_HIDDEN void arena_free(Arena *a);
 /* A compiled chunk: the tree and the source it came from (kept for error messages). */
 typedef struct Chunk {
   Arena arena;
+  bool resolved;       /* resolve_chunk has run on it */
   Node *root;          /* N_BLOCK */
   char *source;        /* arena copy of the source text */
   size_t source_len;

@@ -15,7 +15,7 @@ static uint64_t hash_name(const char *s, size_t n) {
 Dict *dict_new(Ctx *c) {
   Dict *d = ctx_malloc(c, sizeof *d);
   if (!d) return NULL;
-  d->ctx = c; d->cap = 16; d->count = 0;
+  d->ctx = c; d->cap = 16; d->count = 0; d->version = 0;
   d->slots = ctx_calloc(c, d->cap * sizeof(DictEntry));
   if (!d->slots) { ctx_free(c, d, sizeof *d); return NULL; }
   return d;
@@ -53,6 +53,7 @@ static int grow(Dict *d) {
   DictEntry *old = d->slots;
   size_t ocap = d->cap;
   d->slots = ns; d->cap = ncap;
+  d->version++;
   for (size_t i = 0; i < ocap; i++)
     if (old[i].key) *find(d, old[i].key, old[i].keylen, old[i].hash) = old[i];
   ctx_free(d->ctx, old, ocap * sizeof(DictEntry));
@@ -73,6 +74,7 @@ int dict_set(Dict *d, const char *key, Value v) {
   memcpy(k, key, n + 1);
   e->key = k; e->keylen = n; e->hash = h; e->value = v;
   d->count++;
+  d->version++;
   return 0;
 }
 
@@ -84,6 +86,7 @@ int dict_del(Dict *d, const char *key) {
   ctx_free(d->ctx, e->key, e->keylen + 1);
   e->key = NULL;
   d->count--;
+  d->version++;
   /* backward-shift the following cluster so lookups stay correct */
   size_t mask = d->cap - 1, i = (size_t)(e - d->slots);
   for (size_t j = (i + 1) & mask; d->slots[j].key; j = (j + 1) & mask) {

@@ -6,6 +6,7 @@
 ** Ctx.  The innermost failing node records its position (set_pos).
 */
 #include "interp.h"
+#include "scalar.h"
 #include "../runtime/fuse.h"
 
 #include <math.h>
@@ -18,6 +19,7 @@
 enum { EXEC_NORMAL = 0, EXEC_BREAK = 1, EXEC_CONTINUE = 2, EXEC_RETURN = 3 };
 
 static int eval(Interp *I, Node *n, Value *out);
+static int eval_num(Interp *I, Node *n, Value *out);
 static int exec_block(Interp *I, Node *block);
 static int call_value(Interp *I, Value fn, const Args *a, Value *out);
 
@@ -53,28 +55,112 @@ void chunkref_release(Interp *I, ChunkRef *cr) {
 /* ---------------------------------------------------------------------------------------- */
 /* Names and scopes. */
 
-static bool declared_global(Frame *f, const char *name) {
-  for (int i = 0; i < f->nglobal; i++)
-    for (Node *g = f->global_decls[i]->a; g; g = g->next)
-      if (strcmp(g->str, name) == 0) return true;
-  return false;
+/* Names in function bodies were resolved before the chunk ran (resolve.c): a local is a slot
+   of the frame; other names, and all names at module level, are looked up in the globals
+   dict, then the builtins, through a cache kept in the name's node. */
+
+static int unbound_local(Interp *I, const char *name) {
+  return ctx_err(&I->ctx, TSR_ERR_NAME, "UnboundLocalError (NameError)",
+                 "cannot access local variable '%s' where it is not associated with a value",
+                 name);
+}
+
+/* The Value bound to global or builtin name n (borrowed pointer into globals g or the
+   builtins), or NULL. */
+static Value *global_value(Interp *I, Dict *g, Node *n) {
+  Dict *b = I->builtins;
+  if (n->name_cache.dict == g && n->name_cache.version == g->version &&
+      (!n->name_cache.dict2 || n->name_cache.version2 == b->version))
+    return n->name_cache.value;
+  Value *v = dict_get(g, n->str);
+  n->name_cache.dict2 = NULL;
+  if (!v && (v = dict_get(b, n->str)) != NULL) {
+    n->name_cache.dict2 = b;
+    n->name_cache.version2 = b->version;
+  }
+  n->name_cache.dict = v ? g : NULL;
+  n->name_cache.version = g->version;
+  n->name_cache.value = v;
+  return v;
+}
+
+/* The value bound to name n (borrowed), or NULL with NameError / UnboundLocalError. */
+static Value *name_ref(Interp *I, Node *n) {
+  Frame *f = I->frame;
+  if (n->slot > 0) {
+    Value *v = &f->slots[n->slot - 1];
+    if (v->type == V_UNDEF) { unbound_local(I, n->str); return NULL; }
+    return v;
+  }
+  Value *v = global_value(I, f->globals, n);
+  if (!v) ctx_err(&I->ctx, TSR_ERR_NAME, "NameError", "name '%s' is not defined", n->str);
+  return v;
 }
 
 static int lookup(Interp *I, Node *n, Value *out) {
-  Frame *f = I->frame;
-  Value *v = NULL;
-  if (f->locals) v = dict_get(f->locals, n->str);
-  if (!v) v = dict_get(f->globals, n->str);
-  if (!v) v = dict_get(I->builtins, n->str);
-  if (!v) return ctx_err(&I->ctx, TSR_ERR_NAME, "NameError", "name '%s' is not defined", n->str);
+  Value *v = name_ref(I, n);
+  if (!v) return -1;
   *out = value_retain(*v);
   return 0;
 }
 
-/* Binds name in the current scope (takes the reference to v). */
+/* Is n an index expression that cannot run user code or bind a name (an int, a name, or + - *
+   of those)?  Then `name[n]` may use the name's value without holding a reference. */
+static bool plain_index(const Node *n, int depth) {
+  switch (n->kind) {
+  case N_INT: case N_NAME: return true;
+  case N_BINOP:
+    return depth < 2 && (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL) &&
+           plain_index(n->a, depth + 1) && plain_index(n->b, depth + 1);
+  default: return false;
+  }
+}
+
+/* eval_num, with names and number literals (the leaves of most expressions) done here
+   without a call of the evaluator. */
+static inline int eval_fast(Interp *I, Node *n, Value *out) {
+  switch (n->kind) {
+  case N_NAME: return lookup(I, n, out) < 0 ? set_pos(I, n) : 0;
+  case N_INT: *out = v_int(n->ival); return 0;
+  case N_FLOAT: *out = v_float(n->fval); return 0;
+  default: return eval_num(I, n, out);
+  }
+}
+
+/* Binds the name of node n (an N_NAME) in its scope; takes the reference to v. */
+static int store_name(Interp *I, Node *n, Value v) {
+  Frame *f = I->frame;
+  Value old;
+  if (n->slot > 0) {
+    old = f->slots[n->slot - 1];
+    f->slots[n->slot - 1] = v;
+    value_decref(old);
+    return 0;
+  }
+  Dict *g = f->globals;
+  if (n->name_cache.dict == g && n->name_cache.version == g->version && !n->name_cache.dict2) {
+    old = *(Value *)n->name_cache.value;
+    *(Value *)n->name_cache.value = v;
+    value_decref(old);
+    return 0;
+  }
+  if (dict_set(g, n->str, v) < 0) return -1;
+  global_value(I, g, n);   /* caches the new entry for the next store */
+  return 0;
+}
+
+/* Binds name in the current scope (takes the reference to v): a local of the running
+   function, or a global. */
 static int bind(Interp *I, const char *name, Value v) {
   Frame *f = I->frame;
-  if (f->locals && !declared_global(f, name)) return dict_set(f->locals, name, v);
+  if (f->scope)
+    for (int i = 0; i < f->scope->nlocals; i++)
+      if (strcmp(f->scope->names[i], name) == 0) {
+        Value old = f->slots[i];
+        f->slots[i] = v;
+        value_decref(old);
+        return 0;
+      }
   return dict_set(f->globals, name, v);
 }
 
@@ -513,6 +599,63 @@ static int unary_op(Interp *I, int op, Value a, Value *out) {
   return ERR_TYPE(c, "bad operand type for unary %s: '%s'", ast_op_symbol(op), value_type_name(a));
 }
 
+/* The operators of expressions whose operands may be V_SCALAR temporaries (scalar.h): the
+   fast paths first, then the general operators on boxed operands.  Results may be V_SCALAR. */
+
+/* Boxes the V_SCALARs among a and b into *ba and *bb (new references; other values are
+   copied as they are, borrowed).  0 or -1. */
+static int box_pair(Interp *I, Value a, Value b, Value *ba, Value *bb) {
+  *ba = a; *bb = b;
+  if (scalar_box(I, ba) < 0) return -1;
+  if (scalar_box(I, bb) < 0) { if (a.type == V_SCALAR) value_decref(*ba); return -1; }
+  return 0;
+}
+
+static void unbox_pair(Value a, Value b, Value ba, Value bb) {
+  if (a.type == V_SCALAR) value_decref(ba);
+  if (b.type == V_SCALAR) value_decref(bb);
+}
+
+static bool numeric_operand(Value v) { return v.type == V_SCALAR || v.type == V_TENSOR; }
+
+static int binary_op_num(Interp *I, int op, Value a, Value b, Tensor *inplace, Value *out) {
+  int uf = binop_ufunc(op);
+  if (!inplace && uf >= 0 && (numeric_operand(a) || numeric_operand(b))) {
+    int r = scalar_binary(I, (BinaryUfunc)uf, a, b, out);
+    if (r) return r < 0 ? -1 : 0;
+  }
+  if (a.type != V_SCALAR && b.type != V_SCALAR) return binary_op(I, op, a, b, inplace, out);
+  Value ba, bb;
+  if (box_pair(I, a, b, &ba, &bb) < 0) return -1;
+  int rc = binary_op(I, op, ba, bb, inplace, out);
+  unbox_pair(a, b, ba, bb);
+  return rc;
+}
+
+static int compare_op_num(Interp *I, int op, Value a, Value b, Value *out) {
+  int uf = binop_ufunc(op);
+  if (uf >= 0 && (numeric_operand(a) || numeric_operand(b))) {
+    int r = scalar_binary(I, (BinaryUfunc)uf, a, b, out);
+    if (r) return r < 0 ? -1 : 0;
+  }
+  if (a.type != V_SCALAR && b.type != V_SCALAR) return compare_op(I, op, a, b, out);
+  Value ba, bb;
+  if (box_pair(I, a, b, &ba, &bb) < 0) return -1;
+  int rc = compare_op(I, op, ba, bb, out);
+  unbox_pair(a, b, ba, bb);
+  return rc;
+}
+
+static int unary_op_num(Interp *I, int op, Value a, Value *out) {
+  if (a.type != V_SCALAR) return unary_op(I, op, a, out);
+  if (op == OP_NEG && scalar_negative(a, out)) return 0;
+  Value ba = a;
+  if (scalar_box(I, &ba) < 0) return -1;
+  int rc = unary_op(I, op, ba, out);
+  value_decref(ba);
+  return rc;
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* Fused elementwise evaluation (runtime/fuse.h).  A tree of tensor operators (arithmetic,
    bitwise, single comparisons, unary minus) is walked exactly as the unfused evaluator walks
@@ -564,6 +707,16 @@ static int fuse_walk(Interp *I, FuseProg *p, Node *n, FVal *out);
 static int fuse_combine(Interp *I, FuseProg *p, int op, bool cmp, FVal *fa, FVal *fb, FVal *out) {
   int rc = -1;
   Value a = v_none(), b = v_none();
+  if (fa->node < 0 && fb->node < 0 && (numeric_operand(fa->v) || numeric_operand(fb->v))) {
+    /* scalars and tiny tensors: nothing to gain from fusing */
+    int r = scalar_binary(I, (BinaryUfunc)binop_ufunc(op), fa->v, fb->v, &out->v);
+    if (r) {
+      value_decref(fa->v); value_decref(fb->v);
+      fa->v = fb->v = v_none();
+      out->node = -1;
+      return r < 0 ? -1 : 0;
+    }
+  }
   if ((fval_tensorish(fa) || fval_tensorish(fb)) && fval_arraylike(fa) && fval_arraylike(fb)) {
     int ka = fval_node(I, p, fa), kb = ka >= 0 ? fval_node(I, p, fb) : ka;
     if (ka == -1 || kb == -1) goto done;
@@ -576,8 +729,8 @@ static int fuse_combine(Interp *I, FuseProg *p, int op, bool cmp, FVal *fa, FVal
   /* unfused */
   if (fval_take(I, p, fa, &a) < 0 || fval_take(I, p, fb, &b) < 0) goto done;
   out->node = -1;
-  rc = cmp ? compare_op(I, op, a, b, &out->v)
-           : binary_op(I, op, a, b, elidable_temporary(op, a, b), &out->v);
+  rc = cmp ? compare_op_num(I, op, a, b, &out->v)
+           : binary_op_num(I, op, a, b, elidable_temporary(op, a, b), &out->v);
 done:
   value_decref(a); value_decref(b);
   if (fa->node < 0) value_decref(fa->v);
@@ -588,7 +741,7 @@ done:
 
 static int fuse_walk_inner(Interp *I, FuseProg *p, Node *n, FVal *out) {
   FVal fa, fb;
-  if (!fusable_node(n)) { out->node = -1; return eval(I, n, &out->v); }
+  if (!fusable_node(n)) { out->node = -1; return eval_num(I, n, &out->v); }
   if (n->kind == N_UNARY) {
     if (fuse_walk(I, p, n->a, &fa) < 0) return -1;
     if (fval_tensorish(&fa)) {
@@ -601,7 +754,7 @@ static int fuse_walk_inner(Interp *I, FuseProg *p, Node *n, FVal *out) {
     Value a;
     if (fval_take(I, p, &fa, &a) < 0) return -1;
     out->node = -1;
-    int rc = unary_op(I, n->op, a, &out->v);
+    int rc = unary_op_num(I, n->op, a, &out->v);
     value_decref(a);
     return rc;
   }
@@ -616,7 +769,7 @@ static int fuse_walk_inner(Interp *I, FuseProg *p, Node *n, FVal *out) {
 }
 
 static int fuse_walk(Interp *I, FuseProg *p, Node *n, FVal *out) {
-  if (!fusable_node(n)) { out->node = -1; return eval(I, n, &out->v); }
+  if (!fusable_node(n)) { out->node = -1; return eval_fast(I, n, &out->v); }
   if (++I->depth > MAX_EVAL_DEPTH || ctx_stack_exhausted(&I->ctx)) {
     I->depth--;
     err_recursion(I);
@@ -635,14 +788,28 @@ static bool fusion_root(Node *n) {
   return fusable_node(n->a) || fusable_node(right);
 }
 
+/* fusion_root(n), worked out once per node. */
+static inline bool is_fusion_root(Node *n) {
+  if (!n->fusion_root) n->fusion_root = fusion_root(n) ? 2 : 1;
+  return n->fusion_root == 2;
+}
+
 /* Evaluates the fusable tree n into *out (a new reference). */
 static int eval_fused(Interp *I, Node *n, Value *out) {
   FuseProg *p = fuse_new(&I->ctx);
   if (!p) return -1;
   FVal r;
   int rc = fuse_walk_inner(I, p, n, &r);
+  if (rc == 0 && p->n == 0) n->unfused = 1;   /* nothing was fused: see eval_unfused */
   if (rc == 0) rc = fval_take(I, p, &r, out);
   fuse_done(&I->ctx, p);
+  return rc;
+}
+
+/* After an operator-by-operator evaluation of a fusion root marked unfused: a result larger
+   than a tiny tensor makes the next evaluation fuse again.  Returns rc. */
+static int unfused_result(Node *n, int rc, const Value *out) {
+  if (rc == 0 && out->type == V_TENSOR && tensor_size(out->t) > SMALL_TENSOR_MAX) n->unfused = 0;
   return rc;
 }
 
@@ -855,6 +1022,14 @@ static int subscript_get(Interp *I, Value obj, Value idx, Value *out) {
 }
 
 static int subscript_set(Interp *I, Value obj, Value idx, Value v) {
+  if (obj.type == V_TENSOR && scalar_index_set(obj.t, idx, v)) return 0;
+  if (v.type == V_SCALAR) {
+    Value bv = v;
+    if (scalar_box(I, &bv) < 0) return -1;
+    int rc = subscript_set(I, obj, idx, bv);
+    value_decref(bv);
+    return rc;
+  }
   if (obj.type == V_TENSOR) return tensor_index(I, obj.t, idx, &v, NULL);
   if (obj.type == V_LIST) {
     int64_t i;
@@ -870,6 +1045,17 @@ static int subscript_set(Interp *I, Value obj, Value idx, Value v) {
     return 0;
   }
   return ERR_TYPE(&I->ctx, "'%s' object does not support item assignment", value_type_name(obj));
+}
+
+/* subscript_get for operands that may be V_SCALAR; the result may be V_SCALAR. */
+static int subscript_get_num(Interp *I, Value obj, Value idx, Value *out) {
+  if (obj.type == V_TENSOR && scalar_index_get(obj.t, idx, out)) return 0;
+  if (obj.type != V_SCALAR && idx.type != V_SCALAR) return subscript_get(I, obj, idx, out);
+  Value bo, bi;
+  if (box_pair(I, obj, idx, &bo, &bi) < 0) return -1;
+  int rc = subscript_get(I, bo, bi, out);
+  unbox_pair(obj, idx, bo, bi);
+  return rc;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -935,26 +1121,28 @@ static int get_attr(Interp *I, Value obj, const char *name, Value *out) {
    stays small (deep script recursion is bounded by the stack guard, not by fat frames). */
 #define SMALL_ARGS 6
 
+/* Locals up to this many live on the C stack; more go to the heap. */
+#define SMALL_SLOTS 8
+
 static int call_user(Interp *I, Func *f, const Args *a, Value *out) {
   Ctx *c = &I->ctx;
   Node *def = f->def;
+  const FuncScope *sc = def->cache;
   const char *fname = def->str;
   if (I->call_depth >= MAX_CALL_DEPTH) return err_recursion(I);
   if (a->npos > f->nparams)
     return ERR_TYPE(c, "%s() takes %d positional argument%s but %d %s given", fname, f->nparams,
                     f->nparams == 1 ? "" : "s", a->npos, a->npos == 1 ? "was" : "were");
-  Dict *locals = dict_new(c);
-  if (!locals) return -1;
-  Value small_bound[SMALL_ARGS], *bound = small_bound;
-  int np = f->nparams;
-  size_t bound_size = 0;
-  if (np > SMALL_ARGS) {
-    bound_size = (size_t)np * sizeof(Value);
-    if (!(bound = ctx_malloc(c, bound_size))) { dict_free(locals); return -1; }
+  int nl = sc->nlocals, np = f->nparams;
+  Value small_slots[SMALL_SLOTS], *slots = small_slots;
+  size_t slots_size = 0;
+  if (nl > SMALL_SLOTS) {
+    slots_size = (size_t)nl * sizeof(Value);
+    if (!(slots = ctx_malloc(c, slots_size))) return -1;
   }
-  Node *p = def->a;
-  for (int i = 0; i < np; i++) bound[i] = v_undef();
-  for (int i = 0; i < a->npos; i++) bound[i] = a->pos[i];
+  for (int i = 0; i < nl; i++) slots[i] = v_undef();
+  /* parameters: borrowed arguments first, all retained once every one is known */
+  for (int i = 0; i < a->npos; i++) slots[i] = a->pos[i];
   for (int k = 0; k < a->nkw; k++) {
     int j = 0;
     Node *q = def->a;
@@ -963,29 +1151,25 @@ static int call_user(Interp *I, Func *f, const Args *a, Value *out) {
       ERR_TYPE(c, "%s() got an unexpected keyword argument '%s'", fname, a->kwnames[k]);
       goto fail;
     }
-    if (bound[j].type != V_UNDEF) {
+    if (slots[j].type != V_UNDEF) {
       ERR_TYPE(c, "%s() got multiple values for argument '%s'", fname, a->kwnames[k]);
       goto fail;
     }
-    bound[j] = a->kw[k];
+    slots[j] = a->kw[k];
   }
   int i = 0;
-  for (p = def->a; p; p = p->next, i++) {
-    Value v = bound[i].type != V_UNDEF ? bound[i] : f->defaults[i];
-    if (v.type == V_UNDEF) {
+  for (Node *p = def->a; p; p = p->next, i++)
+    if (slots[i].type == V_UNDEF && f->defaults[i].type == V_UNDEF) {
       ERR_TYPE(c, "%s() missing 1 required positional argument: '%s'", fname, p->str);
       goto fail;
     }
-    if (dict_set(locals, p->str, value_retain(v)) < 0) goto fail;
-  }
-  if (bound != small_bound) ctx_free(c, bound, bound_size);
+  for (i = 0; i < np; i++)
+    slots[i] = value_retain(slots[i].type != V_UNDEF ? slots[i] : f->defaults[i]);
   Frame fr;
-  memset(&fr, 0, sizeof fr);
-  fr.locals = locals;
+  fr.slots = slots;
+  fr.scope = sc;
   fr.globals = f->globals;
   fr.parent = I->frame;
-  for (Node *s = def->b->a; s; s = s->next)
-    if (s->kind == N_GLOBAL && fr.nglobal < 16) fr.global_decls[fr.nglobal++] = s;
   I->frame = &fr;
   ChunkRef *saved_chunk = I->cur_chunk;
   I->cur_chunk = f->chunk;
@@ -994,14 +1178,14 @@ static int call_user(Interp *I, Func *f, const Args *a, Value *out) {
   I->call_depth--;
   I->cur_chunk = saved_chunk;
   I->frame = fr.parent;
-  dict_free(locals);
+  for (i = 0; i < nl; i++) value_decref(slots[i]);
+  if (slots != small_slots) ctx_free(c, slots, slots_size);
   if (rc < 0) return -1;
   if (rc == EXEC_RETURN) { *out = I->retval; I->retval = v_none(); }
   else *out = v_none();
   return 0;
 fail:
-  if (bound != small_bound) ctx_free(c, bound, bound_size);
-  dict_free(locals);
+  if (slots != small_slots) ctx_free(c, slots, slots_size);
   return -1;
 }
 
@@ -1127,11 +1311,11 @@ static int eval_opt(Interp *I, Node *n, Value *out) {
 
 static int eval_compare(Interp *I, Node *n, Value *out) {
   Value left;
-  if (eval(I, n->a, &left) < 0) return -1;
+  if (eval_num(I, n->a, &left) < 0) return -1;
   for (Node *it = n->b; it; it = it->next) {
     Value right, r;
-    if (eval(I, it->a, &right) < 0) { value_decref(left); return -1; }
-    int rc = compare_op(I, it->op, left, right, &r);
+    if (eval_num(I, it->a, &right) < 0) { value_decref(left); return -1; }
+    int rc = compare_op_num(I, it->op, left, right, &r);
     value_decref(left);
     if (rc < 0) { value_decref(right); return -1; }
     if (!it->next) { value_decref(right); *out = r; return 0; }
@@ -1157,18 +1341,18 @@ static int eval_inner(Interp *I, Node *n, Value *out) {
   case N_ELLIPSIS: out->type = V_ELLIPSIS; out->i = 0; return 0;
   case N_NAME: return lookup(I, n, out);
   case N_BINOP:
-    if (fusion_root(n)) return eval_fused(I, n, out);
-    if (eval(I, n->a, &a) < 0) return -1;
-    if (eval(I, n->b, &b) < 0) { value_decref(a); return -1; }
-    rc = binary_op(I, n->op, a, b, elidable_temporary(n->op, a, b), out);
+    if (!n->unfused && is_fusion_root(n)) return eval_fused(I, n, out);
+    if (eval_fast(I, n->a, &a) < 0) return -1;
+    if (eval_fast(I, n->b, &b) < 0) { value_decref(a); return -1; }
+    rc = binary_op_num(I, n->op, a, b, elidable_temporary(n->op, a, b), out);
     value_decref(a); value_decref(b);
-    return rc;
+    return n->unfused ? unfused_result(n, rc, out) : rc;
   case N_UNARY:
-    if (fusion_root(n)) return eval_fused(I, n, out);
-    if (eval(I, n->a, &a) < 0) return -1;
-    rc = unary_op(I, n->op, a, out);
+    if (!n->unfused && is_fusion_root(n)) return eval_fused(I, n, out);
+    if (eval_num(I, n->a, &a) < 0) return -1;
+    rc = unary_op_num(I, n->op, a, out);
     value_decref(a);
-    return rc;
+    return n->unfused ? unfused_result(n, rc, out) : rc;
   case N_AND: case N_OR: {
     if (eval(I, n->a, &a) < 0) return -1;
     int t = value_truth(I, a);
@@ -1177,7 +1361,10 @@ static int eval_inner(Interp *I, Node *n, Value *out) {
     value_decref(a);
     return eval(I, n->b, out);
   }
-  case N_COMPARE: return fusion_root(n) ? eval_fused(I, n, out) : eval_compare(I, n, out);
+  case N_COMPARE:
+    if (!n->unfused && is_fusion_root(n)) return eval_fused(I, n, out);
+    rc = eval_compare(I, n, out);
+    return n->unfused ? unfused_result(n, rc, out) : rc;
   case N_IFEXP: {
     if (eval(I, n->b, &a) < 0) return -1;
     int t = value_truth(I, a);
@@ -1192,9 +1379,18 @@ static int eval_inner(Interp *I, Node *n, Value *out) {
     value_decref(a);
     return rc;
   case N_SUBSCRIPT:
-    if (eval(I, n->a, &a) < 0) return -1;
-    if (eval(I, n->b, &b) < 0) { value_decref(a); return -1; }
-    rc = subscript_get(I, a, b, out);
+    if (n->a->kind == N_NAME && plain_index(n->b, 0)) {
+      Value *base = name_ref(I, n->a);
+      if (!base) return set_pos(I, n->a);
+      a = *base;   /* borrowed: nothing below can rebind the name */
+      if (eval_fast(I, n->b, &b) < 0) return -1;
+      rc = subscript_get_num(I, a, b, out);
+      value_decref(b);
+      return rc;
+    }
+    if (eval_fast(I, n->a, &a) < 0) return -1;
+    if (eval_fast(I, n->b, &b) < 0) { value_decref(a); return -1; }
+    rc = subscript_get_num(I, a, b, out);
     value_decref(a); value_decref(b);
     return rc;
   case N_SLICE: {
@@ -1212,7 +1408,8 @@ static int eval_inner(Interp *I, Node *n, Value *out) {
   }
 }
 
-static int eval(Interp *I, Node *n, Value *out) {
+/* Evaluates n into *out (a new reference), which may be a V_SCALAR temporary. */
+static int eval_num(Interp *I, Node *n, Value *out) {
   if (++I->depth > MAX_EVAL_DEPTH || ctx_stack_exhausted(&I->ctx)) {
     I->depth--;
     err_recursion(I);
@@ -1222,6 +1419,13 @@ static int eval(Interp *I, Node *n, Value *out) {
   int rc = eval_inner(I, n, out);
   I->depth--;
   if (rc < 0) return set_pos(I, n);
+  return 0;
+}
+
+/* Evaluates n into *out (a new reference; never V_SCALAR). */
+static int eval(Interp *I, Node *n, Value *out) {
+  if (eval_num(I, n, out) < 0) return -1;
+  if (out->type == V_SCALAR && scalar_box(I, out) < 0) return set_pos(I, n);
   return 0;
 }
 
@@ -1297,11 +1501,25 @@ static int assign(Interp *I, Node *target, Value v) {
   Value obj, idx;
   int rc;
   switch (target->kind) {
-  case N_NAME: return bind(I, target->str, value_retain(v));
+  case N_NAME: return store_name(I, target, value_retain(v));
   case N_TUPLE: case N_LIST: return unpack(I, target, v);
   case N_SUBSCRIPT:
-    if (eval(I, target->a, &obj) < 0) return -1;
-    if (eval(I, target->b, &idx) < 0) { value_decref(obj); return -1; }
+    if (target->a->kind == N_NAME && plain_index(target->b, 0)) {
+      Value *base = name_ref(I, target->a);
+      if (!base) return set_pos(I, target->a);
+      obj = *base;   /* borrowed: nothing below can rebind the name */
+      if (eval_fast(I, target->b, &idx) < 0) return -1;
+      rc = subscript_set(I, obj, idx, v);
+      value_decref(idx);
+      return rc < 0 ? set_pos(I, target) : 0;
+    }
+    if (eval_fast(I, target->a, &obj) < 0) return -1;
+    if (eval_fast(I, target->b, &idx) < 0) { value_decref(obj); return -1; }
+    if ((obj.type == V_SCALAR && scalar_box(I, &obj) < 0) ||
+        (idx.type == V_SCALAR && scalar_box(I, &idx) < 0)) {
+      value_decref(obj); value_decref(idx);
+      return -1;
+    }
     rc = subscript_set(I, obj, idx, v);
     value_decref(obj); value_decref(idx);
     return rc < 0 ? set_pos(I, target) : 0;
@@ -1319,7 +1537,7 @@ static int exec_augassign(Interp *I, Node *n) {
   if (t->kind == N_SUBSCRIPT) {
     if (eval(I, t->a, &obj) < 0) return -1;
     if (eval(I, t->b, &idx) < 0) { value_decref(obj); return -1; }
-    if (subscript_get(I, obj, idx, &cur) < 0) { value_decref(obj); value_decref(idx); return set_pos(I, t); }
+    if (subscript_get_num(I, obj, idx, &cur) < 0) { value_decref(obj); value_decref(idx); return set_pos(I, t); }
   } else if (t->kind == N_NAME) {
     if (lookup(I, t, &cur) < 0) return set_pos(I, t);
   } else {
@@ -1333,11 +1551,12 @@ static int exec_augassign(Interp *I, Node *n) {
     value_decref(rhs);
     goto done_cur;
   }
-  rc = binary_op(I, n->op, cur, rhs, inplace, &res);
+  rc = binary_op_num(I, n->op, cur, rhs, inplace, &res);
   value_decref(rhs);
   if (rc < 0) goto done_cur;
+  if (t->kind != N_SUBSCRIPT && scalar_box(I, &res) < 0) { rc = -1; goto done_cur; }
   if (t->kind == N_SUBSCRIPT) rc = subscript_set(I, obj, idx, res);
-  else rc = bind(I, t->str, value_retain(res));
+  else rc = store_name(I, t, value_retain(res));
   value_decref(res);
 done_cur:
   value_decref(cur);
@@ -1348,6 +1567,8 @@ done_cur:
 static int exec_def(Interp *I, Node *n) {
   Ctx *c = &I->ctx;
   if (n->n > MAX_ARGS) return ERR_TYPE(c, "too many parameters (at most %d)", MAX_ARGS);
+  if (!n->cache)   /* every chunk is resolved before it runs */
+    return ctx_err(c, TSR_ERR_RUNTIME, "SystemError", "function %s was not resolved", n->str);
   Func *f = ctx_calloc(c, sizeof(Func));
   if (!f) return -1;
   f->h.refcnt = 1; f->h.ctx = c; f->h.size = sizeof(Func); f->h.type = V_FUNC;
@@ -1394,6 +1615,10 @@ static int exec_import(Interp *I, Node *n) {
   /* from MODULE import names | * */
   Namespace *ns = (Namespace *)target.o;
   int rc = 0;
+  if (n->n == 0 && I->frame->scope) {
+    value_decref(target);
+    return ctx_err(c, TSR_ERR_SYNTAX, "SyntaxError", "import * only allowed at module level");
+  }
   if (n->n == 0) {
     if (ns->members != I->builtins) {   /* from numpy.linalg import * */
       for (size_t i = 0; i < ns->members->cap && rc == 0; i++)
@@ -1424,7 +1649,9 @@ static int exec_stmt(Interp *I, Node *s) {
     value_decref(v);
     return EXEC_NORMAL;
   case N_ASSIGN:
-    if (eval(I, s->b, &v) < 0) return -1;
+    if (eval_num(I, s->b, &v) < 0) return -1;
+    if (v.type == V_SCALAR && (s->a->kind != N_SUBSCRIPT || s->a->next) && scalar_box(I, &v) < 0)
+      return set_pos(I, s);
     for (Node *t = s->a; t; t = t->next)
       if (assign(I, t, v) < 0) { value_decref(v); return set_pos(I, t); }
     value_decref(v);
@@ -1434,7 +1661,7 @@ static int exec_stmt(Interp *I, Node *s) {
   case N_DEF:
     return exec_def(I, s) < 0 ? set_pos(I, s) : EXEC_NORMAL;
   case N_RETURN:
-    if (!I->frame->locals)
+    if (!I->frame->scope)
       return ctx_err(&I->ctx, TSR_ERR_SYNTAX, "SyntaxError", "'return' outside function"), set_pos(I, s);
     if (eval_opt(I, s->a, &v) < 0) return -1;
     value_decref(I->retval);
@@ -1511,10 +1738,15 @@ static int exec_stmt(Interp *I, Node *s) {
       if (t->kind != N_NAME)
         return ctx_err(&I->ctx, TSR_ERR_TYPE, "TypeError", "del supports only names"), set_pos(I, t);
       Frame *f = I->frame;
-      Dict *d = f->locals && !declared_global(f, t->str) ? f->locals : f->globals;
-      if (!dict_del(d, t->str))
+      if (t->slot > 0) {
+        Value old = f->slots[t->slot - 1];
+        if (old.type == V_UNDEF) return unbound_local(I, t->str), set_pos(I, t);
+        f->slots[t->slot - 1] = v_undef();
+        value_decref(old);
+      } else if (!dict_del(f->globals, t->str)) {
         return ctx_err(&I->ctx, TSR_ERR_NAME, "NameError", "name '%s' is not defined", t->str),
                set_pos(I, t);
+      }
     }
     return EXEC_NORMAL;
   case N_IMPORT: case N_FROMIMPORT:
@@ -1550,6 +1782,11 @@ int eval_chunk(Interp *I, ChunkRef *cr, bool interactive, Value *result) {
   I->cur_chunk = cr;
   if (result) *result = v_none();
   int rc = 0;
+  Node *where;
+  if (resolve_chunk(&I->ctx, cr->chunk, &where) < 0) {
+    rc = where ? set_pos(I, where) : -1;
+    goto done;
+  }
   for (Node *s = cr->chunk->root->a; s; s = s->next) {
     if (s->kind == N_EXPR && (interactive || (result && !s->next))) {
       Value v;
@@ -1576,6 +1813,7 @@ int eval_chunk(Interp *I, ChunkRef *cr, bool interactive, Value *result) {
       break;
     }
   }
+done:
   I->frame = saved;
   I->cur_chunk = saved_chunk;
   value_decref(I->retval);

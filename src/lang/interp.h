@@ -10,7 +10,9 @@
 
 /* ---- Dict: an open-addressing hash map from names to Values (keys copied) ---- */
 typedef struct DictEntry { char *key; size_t keylen; uint64_t hash; Value value; } DictEntry;
-struct Dict { Ctx *ctx; DictEntry *slots; size_t cap, count; };
+/* version changes whenever a key is added or removed (so Value pointers into the table and
+   the absence of a key stay valid while it is unchanged: eval.c caches name lookups). */
+struct Dict { Ctx *ctx; DictEntry *slots; size_t cap, count; uint64_t version; };
 RT_HIDDEN Dict *dict_new(Ctx *c);
 RT_HIDDEN void dict_free(Dict *d);
 /* Borrowed pointer to the value bound to key, or NULL. */
@@ -38,11 +40,24 @@ typedef struct Func {
 /* A host function registered with tsr_register. */
 typedef struct CFunc { Obj h; tsr_CFunction fn; void *ud; char name[64]; } CFunc;
 
+/* The local variables of a function, found by the resolver (resolve.c) before the chunk
+   runs: names[0..nparams) are its parameters in order, then every other name its body binds
+   (assigns, for-loop targets, def, import, del) and does not declare global.  Lives in the
+   chunk's arena; N_DEF.cache points to it. */
+typedef struct FuncScope { int nlocals, nparams; const char **names; } FuncScope;
+
+/* Resolves every function of ch (once; sets ch->resolved): N_DEF.cache gets its FuncScope,
+   and each N_NAME of a function body its slot (ast.h).  Returns 0, or -1 with the error in c
+   (MemoryError; SyntaxError "name 'x' is parameter and global", RecursionError for a tree
+   too deep for the C stack) and *where set to the offending node when there is one. */
+RT_HIDDEN int resolve_chunk(Ctx *c, Chunk *ch, Node **where);
+
 /* One activation of a user function (or the module). */
 typedef struct Frame {
-  Dict *locals;         /* NULL for module level: names go to globals */
+  Value *slots;            /* a function call's local variables (scope->nlocals of them,
+                              V_UNDEF while unbound); NULL at module level */
+  const FuncScope *scope;  /* NULL at module level: names go to globals */
   Dict *globals;
-  Node *global_decls[16]; int nglobal;   /* N_GLOBAL statements of this function */
   struct Frame *parent;
   int line;             /* line of the node last evaluated in this frame (warning locations) */
 } Frame;

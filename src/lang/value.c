@@ -3,6 +3,7 @@
 ** tensors, shapes, axes and dtypes, and the argument binder used by every builtin.
 */
 #include "interp.h"
+#include "scalar.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,10 +28,6 @@ static void *obj_new(Interp *I, VType type, size_t size) {
   return o;
 }
 
-void value_incref(Value v) {
-  if (v.type == V_TENSOR) tensor_retain(v.t);
-  else if (v_is_obj(v)) v.o->refcnt++;
-}
 
 /* Frees o and, without recursion, every object that dies with it: containers whose count
    reaches zero are queued on a list linked through their (now unused) refcnt field, so a list
@@ -91,10 +88,7 @@ static void obj_drop(Obj *o, Obj **queue) {
   ctx_free(c, o, o->size);
 }
 
-void value_decref(Value v) {
-  if (v.type == V_TENSOR) tensor_release(v.t);
-  else if (v_is_obj(v) && --v.o->refcnt == 0) obj_free(v.o);
-}
+void value_obj_free(Obj *o) { obj_free(o); }
 
 static Value obj_value(VType type, void *o) {
   Value v; v.type = (uint8_t)type; v.o = o;
@@ -180,6 +174,13 @@ const char *value_type_name(Value v) {
       [TSR_FLOAT64] = "numpy.float64"};
     return v.t->ndim == 0 && !v.t->ndarray ? scalar_types[v.t->dtype] : "numpy.ndarray";
   }
+  case V_SCALAR: {
+    Value t = v;
+    Tensor h;   /* only dtype, ndim and ndarray are read */
+    h.dtype = (DType)v.sdt; h.ndim = 0; h.ndarray = 0;
+    t.type = V_TENSOR; t.t = &h;
+    return value_type_name(t);
+  }
   case V_STR: return "str";
   case V_LIST: return "list";
   case V_TUPLE: return "tuple";
@@ -199,6 +200,8 @@ int value_truth(Interp *I, Value v) {
   case V_BOOL: return v.b;
   case V_INT: return v.i != 0;
   case V_FLOAT: return v.f != 0.0;
+  case V_SCALAR: return dtype_is_float((DType)v.sdt) ? dtype_get_f64((DType)v.sdt, &v.i) != 0.0
+                                                     : dtype_get_u64((DType)v.sdt, &v.i) != 0;
   case V_STR: return as_str(v)->len != 0;
   case V_LIST: case V_TUPLE: return as_list(v)->n != 0;
   case V_RANGE: {
@@ -473,6 +476,14 @@ static Tensor *to_tensor(Interp *I, Value v, int dtype, bool weak) {
   case V_TENSOR:
     if (dtype >= 0 && (DType)dtype != v.t->dtype) return tensor_astype(c, v.t, (DType)dtype);
     return tensor_retain(v.t);
+  case V_SCALAR: {   /* an evaluator temporary (scalar.h): a NumPy scalar */
+    Value b = v;
+    if (scalar_box(I, &b) < 0) return NULL;
+    if (dtype < 0 || (DType)dtype == b.t->dtype) return b.t;
+    Tensor *t = tensor_astype(c, b.t, (DType)dtype);
+    tensor_release(b.t);
+    return t;
+  }
   case V_BOOL: case V_INT: case V_FLOAT: {
     Tensor *t;
     int dt = dtype >= 0 ? dtype : v.type == V_BOOL ? TSR_BOOL : v.type == V_INT ? TSR_INT64

@@ -16,6 +16,9 @@ typedef enum {
   V_DTYPE,      /* dt: a dtype object (float32, int64, np.dtype('f4')) */
   V_BUILTIN,    /* bi: a builtin function (static, not refcounted) */
   V_TENSOR,     /* t */
+  V_SCALAR,     /* a NumPy scalar held inline (dtype in sdt, element bytes in i): made and
+                   used only inside the evaluator (src/lang/scalar.c), boxed into a 0-d tensor
+                   before any other code sees it */
   V_STR, V_LIST, V_TUPLE, V_SLICE, V_RANGE, V_FUNC, V_METHOD, V_NAMESPACE, V_CFUNC,
   V_COUNT
 } VType;
@@ -26,6 +29,7 @@ typedef struct Builtin Builtin;
 
 typedef struct Value {
   uint8_t type;          /* VType */
+  uint8_t sdt;           /* V_SCALAR only: its DType */
   union {
     bool b; int64_t i; double f; DType dt; const Builtin *bi;
     Tensor *t; Obj *o;
@@ -51,8 +55,21 @@ static inline Value v_dtype(DType d) { Value v; v.type = V_DTYPE; v.i = 0; v.dt 
 static inline Value v_tensor(Tensor *t) { Value v; v.type = V_TENSOR; v.t = t; return v; }
 static inline bool v_is_obj(Value v) { return v.type >= V_STR; }
 
-RT_HIDDEN void value_incref(Value v);
-RT_HIDDEN void value_decref(Value v);
+/* Reference counting of values (immediates need none).  The heap-object part is
+   value_obj_free (value.c), called when a count reaches zero. */
+RT_HIDDEN void value_obj_free(Obj *o);
+static inline void value_incref(Value v) {
+  if (v.type == V_TENSOR) v.t->refcnt++;
+  else if (v_is_obj(v)) v.o->refcnt++;
+}
+static inline void value_decref(Value v) {
+  if (v.type == V_TENSOR) {
+    if (v.t->refcnt > 1) v.t->refcnt--;
+    else tensor_release(v.t);
+  } else if (v_is_obj(v) && --v.o->refcnt == 0) {
+    value_obj_free(v.o);
+  }
+}
 static inline Value value_retain(Value v) { value_incref(v); return v; }
 
 /* Heap constructors: new references, or a V_UNDEF value with MemoryError recorded. */

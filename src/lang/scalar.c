@@ -357,6 +357,9 @@ static int small_compute(Interp *I, BinaryUfunc uf, DType ct, DType ot, Tensor *
 
 int scalar_binary(Interp *I, BinaryUfunc uf, Value a, Value b, Value *out) {
   if (!fast_ufunc(uf)) return 0;
+  /* results are checked for non-finite values only: an underflow to a finite value that
+     seterr(under=...) wants reported goes the general path, which tests the FPU flags */
+  if (!is_predicate(uf) && fperr_mode(&I->ctx, 2) != FPMODE_IGNORE) return 0;
   Num x, y;
   if (num_of(a, &x) && num_of(b, &y)) {
     DType qct, qot;

@@ -1120,6 +1120,9 @@ static int get_attr(Interp *I, Value obj, const char *name, Value *out) {
 /* Arguments up to this many live on the C stack; more go to the heap, so that a call frame
    stays small (deep script recursion is bounded by the stack guard, not by fat frames). */
 #define SMALL_ARGS 6
+/* Arguments at one call site (beyond SMALL_ARGS they live on the heap): einsum with a
+   hundred operands is a call of a hundred and one. */
+#define MAX_CALL_ARGS 1024
 
 /* Locals up to this many live on the C stack; more go to the heap. */
 #define SMALL_SLOTS 8
@@ -1251,7 +1254,8 @@ static int eval_call(Interp *I, Node *n, Value *out) {
   Value fn, small_vals[2 * SMALL_ARGS];
   const char *small_names[SMALL_ARGS];
   int npos = 0, nkw = 0, rc = -1;
-  if (n->n > MAX_ARGS) return ERR_TYPE(&I->ctx, "too many arguments (at most %d)", MAX_ARGS);
+  if (n->n > MAX_CALL_ARGS)
+    return ERR_TYPE(&I->ctx, "too many arguments (at most %d)", MAX_CALL_ARGS);
   int cap = n->n > SMALL_ARGS ? n->n : SMALL_ARGS;
   Value *pos = small_vals, *kw = small_vals + SMALL_ARGS;
   const char **kwnames = small_names;

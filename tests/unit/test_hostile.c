@@ -213,6 +213,36 @@ static void test_small_stack(void) {
   tsr_close(S);
 }
 
+/* einsum with 100 operands: a call of 101 arguments.  NumPy refuses more than 32 operands in
+   one contraction ("too many operands"); tsr contracts them pairwise on every path.  The
+   Hadamard product of 100 copies of a is a ** 100.  Beyond 128 operands tsr says, as NumPy
+   does beyond 32, "ValueError: too many operands". */
+static void test_einsum_operands(tsr_State *S) {
+  for (int n = 100; n <= 200; n += 100) {
+    size_t cap = (size_t)n * 8 + 256;
+    char *src = malloc(cap), *w = src;
+    if (!src) { CHECK(!"out of memory"); return; }
+    w += sprintf(w, "a = array([1.0, 0.5, -1.0])\nr = einsum('");
+    for (int i = 0; i < n; i++) w += sprintf(w, i ? ",i" : "i");
+    w += sprintf(w, "->i'");
+    for (int i = 0; i < n; i++) w += sprintf(w, ", a");
+    w += sprintf(w, ")\nok = allclose(r, a ** %d, rtol=1e-15, atol=0)\n", n);
+    if (n > 128) {
+      expect_error(S, src, "ValueError", "too many operands");
+      free(src);
+      continue;
+    }
+    CHECK(tsr_eval(S, src, "<einsum>", NULL) == TSR_OK);
+    tsr_Tensor *ok = NULL;
+    uint8_t v = 0;
+    CHECK(tsr_eval(S, "ok", NULL, &ok) == TSR_OK && ok &&
+          tsr_tensor_copy_to(ok, TSR_BOOL, &v, 1) == TSR_OK && v == 1);
+    if (ok) tsr_tensor_release(ok);
+    free(src);
+  }
+  CHECK(usable(S));
+}
+
 int main(void) {
   tsr_State *S = open_quiet();
   CHECK(S != NULL);
@@ -221,6 +251,7 @@ int main(void) {
   test_long_lines(S);
   test_nested_values(S);
   test_file_bytes(S);
+  test_einsum_operands(S);
   tsr_close(S);
   test_small_stack();
   return CHECK_DONE("hostile");

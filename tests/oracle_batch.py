@@ -7,7 +7,9 @@ For speed all programs run in this one process: the PRELUDE string is taken from
 own source, and each program is exec'd in a fresh scope with stdout captured and exceptions
 caught.  A program fails when the oracle's stdout differs from its .out, or when its
 `# expect error: Kind[: message]` annotation disagrees with what the oracle raised (NumPy
-subclasses are written `AxisError (ValueError)` in tsr; only the first name is compared).
+subclasses are written `AxisError (ValueError)` in tsr; only the first name is compared), or,
+for a program with a .err file (the warnings it prints on stderr), when the oracle's stderr
+under Python's default warning filters differs from it.
 Prints one line per failure, then `oracle_batch: N passed, N failed`.
 """
 import ast
@@ -15,7 +17,9 @@ import builtins
 import contextlib
 import difflib
 import io
+import os
 import sys
+import tempfile
 import warnings
 
 
@@ -52,8 +56,11 @@ def raised_kind(error, kind):
     return type(error).__name__ == kind
 
 
-def run_one(prelude_code, path):
-    """Runs one program; returns (stdout text, exception or None)."""
+def run_one(prelude_code, path, want_stderr=False):
+    """Runs one program; returns (source, stdout text, exception or None, stderr text).
+    Warnings are ignored, unless want_stderr: then Python's default filters apply and file
+    descriptor 2 is captured (NumPy's seterr 'print' mode writes there from C), as numpy-run
+    would write them; else the stderr text is ""."""
     import numpy
     with open(path, encoding="utf-8") as f:
         source = f.read()
@@ -65,9 +72,16 @@ def run_one(prelude_code, path):
     saved_errors = numpy.geterr()   # a program's seterr must not leak into the next one
     saved_argv = sys.argv
     sys.argv = [path]
+    err_file = tempfile.TemporaryFile() if want_stderr else None
+    saved_fd = None
     try:
+        if err_file:
+            sys.stderr.flush()
+            saved_fd = os.dup(2)
+            os.dup2(err_file.fileno(), 2)
         with contextlib.redirect_stdout(buf), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+            if not want_stderr:
+                warnings.simplefilter("ignore")
             exec(compile(source, path, "exec"), scope)
     except SystemExit:
         pass
@@ -76,10 +90,19 @@ def run_one(prelude_code, path):
             raise
         error = e
     finally:
+        if saved_fd is not None:
+            sys.stderr.flush()
+            os.dup2(saved_fd, 2)
+            os.close(saved_fd)
         sys.argv = saved_argv
         numpy.set_printoptions(**saved_options)
         numpy.seterr(**saved_errors)
-    return source, buf.getvalue(), error
+    err_text = ""
+    if err_file:
+        err_file.seek(0)
+        err_text = err_file.read().decode("utf-8", "replace")
+        err_file.close()
+    return source, buf.getvalue(), error, err_text
 
 
 def main(argv):
@@ -93,8 +116,13 @@ def main(argv):
         if not path:
             continue
         problems = []
+        err_path = path[:-4] + ".err" if path.endswith(".tsr") else path + ".err"
+        want_err = None
+        if os.path.exists(err_path):
+            with open(err_path, encoding="utf-8") as f:
+                want_err = f.read()
         try:
-            source, got, error = run_one(prelude_code, path)
+            source, got, error, got_err = run_one(prelude_code, path, want_err is not None)
         except OSError as e:
             print(f"FAIL oracle {path}: {e}")
             failed += 1
@@ -110,6 +138,11 @@ def main(argv):
             diff = list(difflib.unified_diff(want.splitlines(), got.splitlines(),
                                              ".out", "oracle", n=0, lineterm=""))
             problems.append("oracle stdout differs from .out:\n    "
+                            + "\n    ".join(diff[2:12]))
+        if want_err is not None and got_err != want_err:
+            diff = list(difflib.unified_diff(want_err.splitlines(), got_err.splitlines(),
+                                             ".err", "oracle", n=0, lineterm=""))
+            problems.append("oracle stderr differs from .err:\n    "
                             + "\n    ".join(diff[2:12]))
         expect = expectation(source)
         if expect is None and error is not None:

@@ -5,7 +5,6 @@
 #include "fuse.h"
 
 #include <stdatomic.h>
-#include <stdio.h>
 #include <string.h>
 
 #define BLOCK 512          /* elements per block: a few intermediates stay in L1 */
@@ -91,6 +90,11 @@ int fuse_binary(Ctx *c, FuseProg *p, BinaryUfunc op, int a, int b) {
   /* integer scalar operations stay unfused: NumPy's scalar math checks them for overflow
      (ufunc_binary does) */
   if (nd == 0 && !dtype_is_float(ct)) return -2;
+  /* a computed scalar exponent is computed now, so that the warnings can name NumPy's fast
+     paths for `array ** 2`, `** -1`, `** 0.5` (square, reciprocal, sqrt) by its value */
+  if (op == UF_POWER && p->nodes[b].kind != FN_LEAF && p->nodes[b].ndim == 0 &&
+      materialize(c, p, b) < 0)
+    return -1;
   /* keep within the iterator's operand count: compute the larger side first */
   while (p->nodes[a].nleaves + p->nodes[b].nleaves > FUSE_MAXLEAF) {
     int big = p->nodes[a].nleaves >= p->nodes[b].nleaves ? a : b;

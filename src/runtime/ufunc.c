@@ -808,7 +808,8 @@ static bool is_scalar(const Tensor *t) { return t->ndim == 0 && !t->ndarray; }
 const char *ufunc_binary_fpname(BinaryUfunc op, DType ct, const Tensor *a, const Tensor *b,
                                 char *buf, size_t size) {
   const char *name = op == UF_TRUE_DIVIDE ? "divide" : binary_ufunc_names[op];
-  if (op == UF_POWER && dtype_is_float(ct) && !is_scalar(a) && b->ndim == 0) {
+  /* (b->storage: fuse.c's stand-ins for computed operands have no data to read) */
+  if (op == UF_POWER && dtype_is_float(ct) && !is_scalar(a) && b->ndim == 0 && b->storage) {
     double e = dtype_get_f64(b->dtype, tensor_data(b));
     if (e == 2) return "square";
     if (e == -1) return "reciprocal";

@@ -20,8 +20,8 @@ static tsr_State *open_state(void) {
   tsr_config_init(&cfg);
   cfg.write = discard;
   cfg.flags = TSR_SANDBOX;
-  cfg.max_memory = (size_t)64 << 20;
-  cfg.max_steps = 200000;
+  cfg.max_memory = (size_t)16 << 20;
+  cfg.max_steps = 20000;   /* an endless loop ends in milliseconds, not seconds */
   return tsr_open(&cfg);
 }
 

@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     tsr_Config cfg;
     tsr_config_init(&cfg);
     cfg.write = discard;
-    cfg.max_memory = (size_t)256 << 20;
+    cfg.max_memory = (size_t)32 << 20;
     cfg.max_steps = 1000000;
     S = tsr_open(&cfg);
     if (!S) return 0;

@@ -26,7 +26,8 @@ EMBED_BIN := $(EMBED_SRC:tests/embed/%.c=$(BUILD)/tests/embed_%)
 all: $(BUILD)/libtsr.a $(BUILD)/libtsr.so $(BUILD)/tsr
 FORCE:
 
-$(BUILD)/gen/grammar.c $(BUILD)/gen/grammar.h: grammar/tsr.y
+# one lemon run makes both files (a grouped target: make -j2 must not run it twice at once)
+$(BUILD)/gen/grammar.c $(BUILD)/gen/grammar.h &: grammar/tsr.y
 	@mkdir -p $(BUILD)/gen
 	cp grammar/tsr.y $(BUILD)/gen/grammar.y
 	$(LEMON) -q -T$(LEMPAR) -d$(BUILD)/gen $(BUILD)/gen/grammar.y

@@ -98,8 +98,11 @@ Libs: -L$${libdir} $(4) -ltsr
 Libs.private: $(PC_LIBS_PRIVATE)
 endef
 
-$(BUILD)/tsr.pc: Makefile
-	@mkdir -p $(BUILD)
+# $(file) runs when make expands the recipe, before any of its lines: the directory must exist
+# beforehand (an order-only prerequisite), or a clean make -j2 can fail to open the file.
+$(BUILD)/.dir:
+	@mkdir -p $(BUILD) && touch $@
+$(BUILD)/tsr.pc: Makefile | $(BUILD)/.dir
 	$(file >$@,$(call tsr_pc,$(CURDIR),$(CURDIR)/src,$(abspath $(BUILD)),-Wl$(,)-rpath$(,)$${libdir}))
 
 # The installed static library is one relocatable object whose internal (hidden) symbols are

@@ -252,36 +252,26 @@ static int num_compute(BinaryUfunc uf, DType ct, const Num *a, const Num *b, Val
   out->type = V_SCALAR;
   out->i = 0;
   bool pred = is_predicate(uf);
-  if (ct == TSR_FLOAT64) {
-    double x = num_f64(a), y = num_f64(b), r;
-    if (!isfinite(x) || !isfinite(y)) return 0;
-    if (pred) { out->sdt = TSR_BOOL; bool p = COMPARE(uf, x, y); memcpy(&out->i, &p, 1); return 1; }
-    switch (uf) {
-    case UF_ADD: r = x + y; break;
-    case UF_SUBTRACT: r = x - y; break;
-    case UF_MULTIPLY: r = x * y; break;
-    default: r = x / y; break;
-    }
-    if (!isfinite(r)) return 0;
-    out->sdt = TSR_FLOAT64;
-    memcpy(&out->i, &r, 8);
-    return 1;
+  /* one IEEE operation in T (double or float) */
+#define FLOAT_CASE(DT, T, GET, SIZE)                                                        \
+  if (ct == DT) {                                                                           \
+    T x = GET(a), y = GET(b), r;                                                            \
+    if (!isfinite(x) || !isfinite(y)) return 0;                                             \
+    if (pred) { out->sdt = TSR_BOOL; bool p = COMPARE(uf, x, y); memcpy(&out->i, &p, 1); return 1; } \
+    switch (uf) {                                                                           \
+    case UF_ADD: r = x + y; break;                                                          \
+    case UF_SUBTRACT: r = x - y; break;                                                     \
+    case UF_MULTIPLY: r = x * y; break;                                                     \
+    default: r = x / y; break;                                                              \
+    }                                                                                       \
+    if (!isfinite(r)) return 0;                                                             \
+    out->sdt = DT;                                                                          \
+    memcpy(&out->i, &r, SIZE);                                                              \
+    return 1;                                                                               \
   }
-  if (ct == TSR_FLOAT32) {
-    float x = num_f32(a), y = num_f32(b), r;
-    if (!isfinite(x) || !isfinite(y)) return 0;
-    if (pred) { out->sdt = TSR_BOOL; bool p = COMPARE(uf, x, y); memcpy(&out->i, &p, 1); return 1; }
-    switch (uf) {
-    case UF_ADD: r = x + y; break;
-    case UF_SUBTRACT: r = x - y; break;
-    case UF_MULTIPLY: r = x * y; break;
-    default: r = x / y; break;
-    }
-    if (!isfinite(r)) return 0;
-    out->sdt = TSR_FLOAT32;
-    memcpy(&out->i, &r, 4);
-    return 1;
-  }
+  FLOAT_CASE(TSR_FLOAT64, double, num_f64, 8)
+  FLOAT_CASE(TSR_FLOAT32, float, num_f32, 4)
+#undef FLOAT_CASE
   int64_t x = a->bits, y = b->bits, r;   /* int64 */
   if (pred) { out->sdt = TSR_BOOL; bool p = COMPARE(uf, x, y); memcpy(&out->i, &p, 1); return 1; }
   bool over;

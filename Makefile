@@ -179,7 +179,8 @@ FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 fuzz-build:
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
-	  CFLAGS="-O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
+	  CFLAGS="-O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+	    -fsanitize-coverage-ignorelist=tests/fuzz/ignore.txt" \
 	  build-fuzz/libtsr.a
 	$(MAKE) BUILD=build-fuzz $(FUZZ_BIN)
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libtsr.a src/tsr.h

@@ -150,8 +150,10 @@ ParseResult parse_chunk(Ctx *c, const char *src, size_t len, const char *name, C
   return parse_chunk_ex(c, src, len, name, 0, out, err_line, err_col);
 }
 
-/* See ast.h.  The chunk, its source copy and every node live in one arena; the Lemon engine
-   (a fixed stack of %stack_size entries) is allocated through the Ctx for the parse only. */
+/* See ast.h.  The chunk, its source copy and every node live in one arena.  The Lemon engine
+   (a fixed stack of %stack_size entries, a quarter of a megabyte) is allocated through the Ctx
+   and, when the state keeps caches (ctx_open_speedups), kept in c->parse_spare for the next
+   parse: a fresh one per parse cost page faults on every tsr_eval. */
 ParseResult parse_chunk_ex(Ctx *c, const char *src, size_t len, const char *name,
                            unsigned flags, Chunk **out, int *err_line, int *err_col) {
   int dummy_line, dummy_col;
@@ -190,8 +192,9 @@ ParseResult parse_chunk_ex(Ctx *c, const char *src, size_t len, const char *name
   P.ch = ch;
   lex_init(&P.lex, c, source, len);
   size_t engine_size = tsrParserSize();
-  void *engine = ctx_malloc(c, engine_size);
-  if (!engine) { chunk_free(c, ch); return PARSE_ERROR; }
+  void *engine = c->parse_spare;
+  c->parse_spare = NULL;               /* taken: a nested parse would allocate its own */
+  if (!engine && !(engine = ctx_malloc(c, engine_size))) { chunk_free(c, ch); return PARSE_ERROR; }
   tsrParserInit(engine, &P);
 
   bool line_start = true;
@@ -220,7 +223,12 @@ ParseResult parse_chunk_ex(Ctx *c, const char *src, size_t len, const char *name
     P.prev_code = code;
   }
   tsrParserFinalize(engine);
-  ctx_free(c, engine, engine_size);
+  if (c->cache_on && !c->parse_spare) {
+    c->parse_spare = engine;
+    c->parse_spare_size = engine_size;
+  } else {
+    ctx_free(c, engine, engine_size);
+  }
 
   if (!P.failed && !P.root)
     parse_error(&P, P.prev.line, P.prev.col, "SyntaxError", "invalid syntax");

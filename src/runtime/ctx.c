@@ -181,6 +181,8 @@ void ctx_open_speedups(Ctx *c, int nthreads) {
 void ctx_close_speedups(Ctx *c) {
   pool_stop(c);
   fuse_drop_spare(c);
+  if (c->parse_spare) ctx_free(c, c->parse_spare, c->parse_spare_size);
+  c->parse_spare = NULL;
   ctx_cache_flush(c);
   c->cache_on = false;
   c->nthreads = 0;

@@ -84,6 +84,8 @@ typedef struct Ctx {
   int nthreads;                        /* threads for large kernels; <= 1 = serial */
   struct Pool *pool;                   /* started on first use */
   void *fuse_spare;                    /* a fused-evaluation program kept for reuse (fuse.c) */
+  void *parse_spare;                   /* the Lemon engine kept for the next parse (parse.c) */
+  size_t parse_spare_size;             /* its bytes (counted in mem_used) */
   void *einsum_cache;                  /* einsum.c's plan cache, freed by einsum_cache_free */
   FpErr fperr;                         /* numpy.seterr state (fperr.c) */
 } Ctx;

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     tsr_config_init(&cfg);
     cfg.write = discard;
     cfg.flags = 1;   /* TSR_SANDBOX */
-    cfg.max_memory = (size_t)64 << 20;
+    cfg.max_memory = (size_t)8 << 20;   /* 1 M int64: bigger outputs are MemoryError, fast */
     cfg.max_steps = 1000000;
     S = tsr_open(&cfg);
     if (!S) return 0;

@@ -236,7 +236,9 @@ done:
   release_all(ts, nop);
   buf_free(&sb);
   opt_free(I, &oa);
-  return ret_tensor(r, out);
+  if (ret_tensor(r, out)) return -1;
+  /* NumPy's optimize path returns asanyarray(result): a 0-d ndarray, not a scalar */
+  return r->ndim == 0 && !o ? value_set_ndarray(out, python) : 0;
 }
 
 /* einsum_path(subscripts, *operands, optimize='greedy') -> (path list, report string). */

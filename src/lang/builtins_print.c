@@ -27,6 +27,9 @@ static const char *const follow_ndarray[] = {
   "reshape", "squeeze", "transpose", "swapaxes", "moveaxis", "astype", "view", "T", NULL};
 /* Methods only: x.copy() keeps x's kind (np.copy(x) is always an ndarray). */
 static const char *const follow_method_only[] = {"copy", NULL};
+/* Functions that mark their own 0-d results: einsum gives an ndarray exactly when optimize is
+   on (NumPy's Python path ends in asanyarray; its C path returns a scalar). */
+static const char *const self_marking[] = {"einsum", NULL};
 
 static bool in_list(const char *const *list, const char *name) {
   for (; *list; list++)
@@ -42,11 +45,16 @@ static bool is_numpy_scalar(Value v) {
 int value_mark_ndarray(Interp *I, const char *ns, const char *name, Value input, Value *out) {
   (void)I;
   if (out->type != V_TENSOR || out->t->ndim != 0) return 0;
+  if (!ns && in_list(self_marking, name)) return 0;
   bool method = ns && strcmp(ns, "ndarray") == 0;
   bool want = false;
   if (!ns && in_list(always_ndarray, name)) want = true;
   else if ((!ns || method) && in_list(follow_ndarray, name)) want = !is_numpy_scalar(input);
   else if (method && in_list(follow_method_only, name)) want = !is_numpy_scalar(input);
+  return value_set_ndarray(out, want);
+}
+
+int value_set_ndarray(Value *out, bool want) {
   Tensor *t = out->t;
   if ((bool)t->ndarray == want) return 0;
   if (t->refcnt > 1) {   /* shared: mark a new header on the same storage */

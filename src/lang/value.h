@@ -182,6 +182,9 @@ RT_HIDDEN int printoptions_apply(Interp *I, Value thresh, Value edge, Value sign
    (builtins_print.c). */
 RT_HIDDEN int value_mark_ndarray(Interp *I, const char *ns, const char *name, Value input,
                                  Value *out);
+/* Makes the 0-d tensor *out a real 0-d ndarray (want) or a NumPy scalar (!want), with a new
+   header when the tensor is shared.  0, or -1 (MemoryError) after releasing *out. */
+RT_HIDDEN int value_set_ndarray(Value *out, bool want);
 /* The dict that get_printoptions returns (builtins_print.c): is v one, and its repr
    "{'edgeitems': 3, 'threshold': 1000, ...}" in NumPy's key order. */
 RT_HIDDEN bool value_is_options_dict(Value v);

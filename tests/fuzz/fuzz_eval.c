@@ -1,6 +1,6 @@
 /*
 ** fuzz_eval.c -- libFuzzer target 2: whole programs, parsed and run, in a sandboxed state with
-** a small memory cap (64 MiB) and step budget, so that any input is safe to run.  The state is
+** a small memory cap (4 MiB) and step budget, so that any input is safe to run.  The state is
 ** reused across inputs (as a REPL or server would) and must stay usable after every error:
 ** after each input a probe made of literals only (no name a program could rebind) must
 ** still succeed.
@@ -20,7 +20,7 @@ static tsr_State *open_state(void) {
   tsr_config_init(&cfg);
   cfg.write = discard;
   cfg.flags = TSR_SANDBOX;
-  cfg.max_memory = (size_t)16 << 20;
+  cfg.max_memory = (size_t)4 << 20;   /* half a million float64: enough for every code path */
   cfg.max_steps = 20000;   /* an endless loop ends in milliseconds, not seconds */
   return tsr_open(&cfg);
 }

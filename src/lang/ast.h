@@ -78,6 +78,8 @@ struct Node {
   uint8_t fusion_root; /* evaluator memo: 0 not known yet, 1 no, 2 heads a fusable tree */
   uint8_t unfused;     /* evaluator hint on a fusion root: its last evaluation met only
                           scalars and tiny tensors, so it is evaluated operator by operator */
+  uint8_t plain_sub;   /* evaluator memo on an N_SUBSCRIPT: 0 not known yet, 1 no, 2 it is
+                          name[index] with a plain index (eval.c's plain_index) */
   /* Names (resolve.c, eval.c).  slot: for an N_NAME in a function body, 1 + the index of
      its local variable, or -1 for a global or builtin name; 0 at module level.  The cache
      remembers where a global or builtin name was last found: the Value in dict (or, when

@@ -67,11 +67,17 @@ static int unbound_local(Interp *I, const char *name) {
 
 /* The Value bound to global or builtin name n (borrowed pointer into globals g or the
    builtins), or NULL. */
-static Value *global_value(Interp *I, Dict *g, Node *n) {
-  Dict *b = I->builtins;
+static Value *global_value_slow(Interp *I, Dict *g, Node *n);
+static inline Value *global_value(Interp *I, Dict *g, Node *n) {
   if (n->name_cache.dict == g && n->name_cache.version == g->version &&
-      (!n->name_cache.dict2 || n->name_cache.version2 == b->version))
+      (!n->name_cache.dict2 || n->name_cache.version2 == I->builtins->version))
     return n->name_cache.value;
+  return global_value_slow(I, g, n);
+}
+
+/* global_value when n's cache is stale: looks the name up and refills the cache. */
+static Value *global_value_slow(Interp *I, Dict *g, Node *n) {
+  Dict *b = I->builtins;
   Value *v = dict_get(g, n->str);
   n->name_cache.dict2 = NULL;
   if (!v && (v = dict_get(b, n->str)) != NULL) {
@@ -85,15 +91,16 @@ static Value *global_value(Interp *I, Dict *g, Node *n) {
 }
 
 /* The value bound to name n (borrowed), or NULL with NameError / UnboundLocalError. */
-static Value *name_ref(Interp *I, Node *n) {
+static Value *name_missing(Interp *I, Node *n) {
+  if (n->slot > 0) unbound_local(I, n->str);
+  else ctx_err(&I->ctx, TSR_ERR_NAME, "NameError", "name '%s' is not defined", n->str);
+  return NULL;
+}
+
+static inline Value *name_ref(Interp *I, Node *n) {
   Frame *f = I->frame;
-  if (n->slot > 0) {
-    Value *v = &f->slots[n->slot - 1];
-    if (v->type == V_UNDEF) { unbound_local(I, n->str); return NULL; }
-    return v;
-  }
-  Value *v = global_value(I, f->globals, n);
-  if (!v) ctx_err(&I->ctx, TSR_ERR_NAME, "NameError", "name '%s' is not defined", n->str);
+  Value *v = n->slot > 0 ? &f->slots[n->slot - 1] : global_value(I, f->globals, n);
+  if (__builtin_expect(!v || v->type == V_UNDEF, 0)) return name_missing(I, n);
   return v;
 }
 
@@ -113,6 +120,39 @@ static bool plain_index(const Node *n, int depth) {
     return depth < 2 && (n->op == OP_ADD || n->op == OP_SUB || n->op == OP_MUL) &&
            plain_index(n->a, depth + 1) && plain_index(n->b, depth + 1);
   default: return false;
+  }
+}
+
+/* Is the N_SUBSCRIPT n `name[plain index]`?  Memoized in the node. */
+static inline bool plain_subscript(Node *n) {
+  if (!n->plain_sub) n->plain_sub = n->a->kind == N_NAME && plain_index(n->b, 0) ? 2 : 1;
+  return n->plain_sub == 2;
+}
+
+/* The loop counter's and the float64 scalar's arithmetic, inline: a + - * b for two Python
+   ints without overflow (Python's result), and scalar_f64_binary's float64 cases.  1 with
+   *out, or 0 for the general path (binary_op_num), which gives the same for these cases. */
+static inline int number_binop(int op, Value a, Value b, Value *out) {
+  if (a.type == V_INT && b.type == V_INT) {
+    int64_t r;
+    bool over;
+    switch (op) {
+    case OP_ADD: over = __builtin_add_overflow(a.i, b.i, &r); break;
+    case OP_SUB: over = __builtin_sub_overflow(a.i, b.i, &r); break;
+    case OP_MUL: over = __builtin_mul_overflow(a.i, b.i, &r); break;
+    default: return 0;
+    }
+    if (over) return 0;
+    *out = v_int(r);
+    return 1;
+  }
+  if (a.type != V_SCALAR && b.type != V_SCALAR) return 0;
+  switch (op) {
+  case OP_ADD: return scalar_f64_binary(UF_ADD, a, b, out);
+  case OP_SUB: return scalar_f64_binary(UF_SUBTRACT, a, b, out);
+  case OP_MUL: return scalar_f64_binary(UF_MULTIPLY, a, b, out);
+  case OP_DIV: return scalar_f64_binary(UF_TRUE_DIVIDE, a, b, out);
+  default: return 0;
   }
 }
 
@@ -1348,6 +1388,7 @@ static int eval_inner(Interp *I, Node *n, Value *out) {
     if (!n->unfused && is_fusion_root(n)) return eval_fused(I, n, out);
     if (eval_fast(I, n->a, &a) < 0) return -1;
     if (eval_fast(I, n->b, &b) < 0) { value_decref(a); return -1; }
+    if (number_binop(n->op, a, b, out)) return 0;   /* no references: a and b are numbers */
     rc = binary_op_num(I, n->op, a, b, elidable_temporary(n->op, a, b), out);
     value_decref(a); value_decref(b);
     return n->unfused ? unfused_result(n, rc, out) : rc;
@@ -1383,7 +1424,7 @@ static int eval_inner(Interp *I, Node *n, Value *out) {
     value_decref(a);
     return rc;
   case N_SUBSCRIPT:
-    if (n->a->kind == N_NAME && plain_index(n->b, 0)) {
+    if (plain_subscript(n)) {
       Value *base = name_ref(I, n->a);
       if (!base) return set_pos(I, n->a);
       a = *base;   /* borrowed: nothing below can rebind the name */
@@ -1508,7 +1549,7 @@ static int assign(Interp *I, Node *target, Value v) {
   case N_NAME: return store_name(I, target, value_retain(v));
   case N_TUPLE: case N_LIST: return unpack(I, target, v);
   case N_SUBSCRIPT:
-    if (target->a->kind == N_NAME && plain_index(target->b, 0)) {
+    if (plain_subscript(target)) {
       Value *base = name_ref(I, target->a);
       if (!base) return set_pos(I, target->a);
       obj = *base;   /* borrowed: nothing below can rebind the name */

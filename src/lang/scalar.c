@@ -346,6 +346,7 @@ static int small_compute(Interp *I, BinaryUfunc uf, DType ct, DType ot, Tensor *
 }
 
 int scalar_binary(Interp *I, BinaryUfunc uf, Value a, Value b, Value *out) {
+  if (scalar_f64_binary(uf, a, b, out)) return 1;
   if (!fast_ufunc(uf)) return 0;
   /* results are checked for non-finite values only: an underflow to a finite value that
      seterr(under=...) wants reported goes the general path, which tests the FPU flags */
@@ -403,42 +404,6 @@ int scalar_negative(Value a, Value *out) {
   }
 }
 
-/* Byte address of element idx of t (an int for 1-d t, or a tuple of t->ndim ints), or NULL
-   when idx is anything else or out of bounds. */
-static char *element_at(Tensor *t, Value idx) {
-  int64_t off = t->offset;
-  if (idx.type == V_INT) {
-    if (t->ndim != 1) return NULL;
-    int64_t i = idx.i, n = t->shape[0];
-    if (i < 0) i += n;
-    if (i < 0 || i >= n) return NULL;
-    off += i * t->strides[0];
-  } else if (idx.type == V_TUPLE) {
-    List *l = as_list(idx);
-    if (l->n == 0 || l->n != t->ndim) return NULL;
-    for (int k = 0; k < t->ndim; k++) {
-      if (l->items[k].type != V_INT) return NULL;
-      int64_t i = l->items[k].i, n = t->shape[k];
-      if (i < 0) i += n;
-      if (i < 0 || i >= n) return NULL;
-      off += i * t->strides[k];
-    }
-  } else {
-    return NULL;
-  }
-  return t->storage->data + off * (int64_t)dtype_size(t->dtype);
-}
-
-int scalar_index_get(Tensor *t, Value idx, Value *out) {
-  const char *p = element_at(t, idx);
-  if (!p) return 0;
-  out->type = V_SCALAR;
-  out->sdt = (uint8_t)t->dtype;
-  out->i = 0;
-  memcpy(&out->i, p, dtype_size(t->dtype));
-  return 1;
-}
-
 int scalar_index_set(Tensor *t, Value idx, Value v) {
   if (t->readonly || t->storage->readonly) return 0;
   const void *src;
@@ -456,7 +421,7 @@ int scalar_index_set(Tensor *t, Value idx, Value v) {
     src = &v.i; sdt = TSR_INT64; break;
   default: return 0;
   }
-  char *p = element_at(t, idx);
+  char *p = scalar_element_at(t, idx);
   if (!p) return 0;
   cast_element(t->dtype, p, sdt, src);
   return 1;

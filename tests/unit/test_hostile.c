@@ -10,6 +10,8 @@
 #include "check.h"
 
 #include <pthread.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,6 +215,47 @@ static void test_small_stack(void) {
   tsr_close(S);
 }
 
+/* The same on the process's initial thread under a small RLIMIT_STACK (its guard comes from
+   the rlimit and __libc_stack_end, not from pthread_getattr_np).  The body runs in a fresh
+   process (this program re-executed with --small-rlimit, under a 1.5 MiB limit, so that no
+   stack grown by the tests above hides an overflow): deep recursion, nesting and a left-deep
+   expression that only the guard bounds must end in errors, not SIGSEGV, and the state must
+   stay usable.  It exits 0 when all held. */
+static int initial_thread_body(void) {
+  tsr_State *S = open_quiet();
+  if (!S) return 4;
+  SmallStack t = {S, TSR_OK, TSR_OK, TSR_ERR_RUNTIME, NULL};
+  small_stack_main(&t);
+  int ok = t.rec != TSR_OK && t.kind && strcmp(t.kind, "RecursionError") == 0 &&
+           t.nest != TSR_OK && t.after == TSR_OK && usable(S);
+  char *deep = repeat("x = 1", " + 1", 200000, "", "", "\n");
+  if (!deep) return 6;
+  ok = ok && tsr_eval(S, deep, NULL, NULL) != TSR_OK &&
+       strcmp(tsr_last_error(S)->kind, "RecursionError") == 0 && usable(S);
+  free(deep);
+  tsr_close(S);
+  return ok ? 0 : 5;
+}
+
+static void test_initial_thread_rlimit(const char *self) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) { CHECK(!"fork"); return; }
+  if (pid == 0) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_STACK, &rl) != 0) _exit(2);
+    rl.rlim_cur = (rlim_t)1536 * 1024;
+    if (setrlimit(RLIMIT_STACK, &rl) != 0) _exit(3);
+    execl("/proc/self/exe", self, "--small-rlimit", (char *)NULL);
+    _exit(7);
+  }
+  int status = 0;
+  CHECK(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    fprintf(stderr, "initial thread under a 1.5 MiB stack: status %#x\n", status);
+}
+
 /* einsum with 100 operands: a call of 101 arguments.  NumPy refuses more than 32 operands in
    one contraction ("too many operands"); tsr contracts them pairwise on every path.  The
    Hadamard product of 100 copies of a is a ** 100.  Beyond 128 operands tsr says, as NumPy
@@ -243,7 +286,8 @@ static void test_einsum_operands(tsr_State *S) {
   CHECK(usable(S));
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--small-rlimit") == 0) return initial_thread_body();
   tsr_State *S = open_quiet();
   CHECK(S != NULL);
   if (!S) return CHECK_DONE("hostile");
@@ -254,5 +298,6 @@ int main(void) {
   test_einsum_operands(S);
   tsr_close(S);
   test_small_stack();
+  test_initial_thread_rlimit(argv[0]);
   return CHECK_DONE("hostile");
 }

@@ -29,11 +29,14 @@ typedef void (*SyrkD)(CBLAS_ORDER, CBLAS_UPLO, CBLAS_TRANSPOSE, blasint, blasint
 typedef void (*SyrkS)(CBLAS_ORDER, CBLAS_UPLO, CBLAS_TRANSPOSE, blasint, blasint, float,
                       const float *, blasint, float, float *, blasint);
 typedef double (*DotD)(blasint, const double *, blasint, const double *, blasint);
+typedef void (*SetThreads)(int);
+typedef int (*GetThreads)(void);
 typedef float (*DotS)(blasint, const float *, blasint, const float *, blasint);
 
 static struct {
   GemmD dgemm; GemmS sgemm; GemvD dgemv; GemvS sgemv; SyrkD dsyrk; SyrkS ssyrk;
   DotD ddot; DotS sdot;
+  SetThreads set_threads; GetThreads get_threads;   /* OpenBLAS's own, when it has them */
 } blas;
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 
@@ -56,6 +59,32 @@ static void blas_load(void) {
   blas.ssyrk = (SyrkS)dlsym(h, "cblas_ssyrk");
   blas.ddot = (DotD)dlsym(h, "cblas_ddot");
   blas.sdot = (DotS)dlsym(h, "cblas_sdot");
+  blas.set_threads = (SetThreads)dlsym(h, "openblas_set_num_threads");
+  blas.get_threads = (GetThreads)dlsym(h, "openblas_get_num_threads");
+  if (!blas.set_threads || !blas.get_threads) blas.set_threads = NULL, blas.get_threads = NULL;
+}
+
+/* blas_serial_begin/end: a count of the callers inside, process-wide, so that states on
+   several host threads restore OpenBLAS's thread count only when the last one leaves. */
+static pthread_mutex_t serial_lock = PTHREAD_MUTEX_INITIALIZER;
+static int serial_users, serial_saved;
+
+bool blas_serial_begin(void) {
+  pthread_once(&blas_once, blas_load);
+  if (!blas.set_threads) return false;
+  pthread_mutex_lock(&serial_lock);
+  if (serial_users++ == 0) {
+    serial_saved = blas.get_threads();
+    if (serial_saved > 1) blas.set_threads(1);
+  }
+  pthread_mutex_unlock(&serial_lock);
+  return true;
+}
+
+void blas_serial_end(void) {
+  pthread_mutex_lock(&serial_lock);
+  if (--serial_users == 0 && serial_saved > 1) blas.set_threads(serial_saved);
+  pthread_mutex_unlock(&serial_lock);
 }
 
 /* Element (i, j) of an (order, trans, ld) operand as the routine sees it (op applied). */

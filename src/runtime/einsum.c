@@ -868,6 +868,38 @@ static void gemm_run(DType dt, const Gemm *g, uint64_t *row) {
   linalg_product(dt, &m, row);
 }
 
+/* A batch of float products run on the pool, item `it` being the product of batch index it
+   (C-order over the nb batch dims of shape `shape`, operand strides sa/sb in bytes). */
+typedef struct BatchGemm {
+  DType dt;
+  Gemm g;                    /* item 0's product */
+  int nb;
+  const int64_t *shape, *sa, *sb;
+  int64_t cstep;             /* bytes between consecutive products' outputs */
+} BatchGemm;
+
+static void batch_gemm_task(void *arg, int64_t lo, int64_t hi) {
+  const BatchGemm *b = arg;
+  for (int64_t it = lo; it < hi; it++) {
+    Gemm g = b->g;
+    int64_t rest = it;
+    for (int d = b->nb - 1; d >= 0; d--) {
+      int64_t i = rest % b->shape[d];
+      rest /= b->shape[d];
+      g.A += i * b->sa[d];
+      g.B += i * b->sb[d];
+    }
+    g.C += it * b->cstep;
+    gemm_run(b->dt, &g, NULL);
+  }
+}
+
+/* Products this small (M*N*K multiply-adds) run as a batch on tsr's pool, each on one
+   thread's BLAS, rather than one after another on BLAS's threads: OpenBLAS wakes and
+   synchronises its threads on every call, which for a 64x64x64 product costs more than the
+   product itself.  Each product is the same BLAS call either way, so results are identical. */
+#define BATCH_GEMM_MAX ((uint64_t)1 << 21)
+
 /* Contracts A and B (both owned, released here) into *res: labels of either that are not in
    keep are summed.  Result labels: batch (A's order), left (A's), right (B's). */
 static int contract_pair(Ctx *c, Op *A, Op *B, LSet keep, Op *res) {
@@ -975,6 +1007,14 @@ static int contract_pair(Ctx *c, Op *A, Op *B, LSet keep, Op *res) {
     if (!fl) {
       row_bytes = (size_t)(M > N ? M : N) * sizeof *row;
       if (!(row = ctx_malloc(c, row_bytes))) goto done;
+    }
+    if (fl && nbatch >= 2 && work <= BATCH_GEMM_MAX && pool_width(c, nbatch, 1) > 1 &&
+        blas_serial_begin()) {
+      BatchGemm bg = {dt, g, nb, C->shape, sa_, sb_, M * N * isz};
+      int prc = pool_parallel_for_polled(c, nbatch, 1, batch_gemm_task, &bg, (int64_t)work);
+      blas_serial_end();
+      if (prc) goto done;
+      nbatch = 0;   /* all done */
     }
     for (int64_t it = 0; it < nbatch; it++) {
       gemm_run(dt, &g, row);
@@ -1361,7 +1401,10 @@ static int make_op(Ctx *c, const Parsed *p, int i, Tensor *t, DType dt, Op *o) {
 static void positive_zero_loop(char **data, const int64_t *steps, int64_t n, void *aux) {
   DType dt = *(const DType *)aux;
   char *p = data[0];
-  if (dt == TSR_FLOAT64)
+  if (dt == TSR_FLOAT64 && steps[0] == 8) {   /* dense: a loop the compiler vectorises */
+    double *d = (double *)p;
+    for (int64_t i = 0; i < n; i++) d[i] += 0.0;
+  } else if (dt == TSR_FLOAT64)
     for (int64_t i = 0; i < n; i++, p += steps[0]) *(double *)p += 0.0;
   else
     for (int64_t i = 0; i < n; i++, p += steps[0]) *(float *)p += 0.0f;

@@ -129,6 +129,14 @@ RT_HIDDEN int pool_parallel_for_polled(Ctx *c, int64_t n, int64_t grain, PoolTas
 RT_HIDDEN int pool_width(const Ctx *c, int64_t n, int64_t grain);
 RT_HIDDEN void pool_stop(Ctx *c);
 
+/* The BLAS library's own threads (blas.c).  blas_serial_begin makes OpenBLAS run each call on
+   the calling thread alone (openblas_set_num_threads(1)), so that tsr's pool can run many
+   small products at once without the two sets of threads competing for the cores; false when
+   the library has no such control (then nothing changed and blas_serial_end must not be
+   called).  blas_serial_end restores the count once the last caller in the process leaves. */
+RT_HIDDEN bool blas_serial_begin(void);
+RT_HIDDEN void blas_serial_end(void);
+
 /* Initialises c with the given allocator (NULL = libc) and default print options. */
 RT_HIDDEN void ctx_init(Ctx *c, void *(*alloc)(void *, void *, size_t, size_t), void *ud);
 

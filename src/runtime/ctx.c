@@ -2,6 +2,7 @@
 ** ctx.c -- the runtime's context: accounted allocation, the error slot, interrupt and step
 ** polling, and the growable text buffer.
 */
+#define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */
 #include "rt.h"
 #include "fuse.h"
 
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sched.h>
 #include <unistd.h>
 
 static void *libc_alloc(void *ud, void *ptr, size_t old_size, size_t new_size) {
@@ -172,7 +174,12 @@ void ctx_open_speedups(Ctx *c, int nthreads) {
   if (nthreads <= 0) {
     const char *env = getenv("TSR_NUM_THREADS");
     long k = env && *env ? strtol(env, NULL, 10) : 0;
-    if (k <= 0) k = sysconf(_SC_NPROCESSORS_ONLN);
+    if (k <= 0) {   /* the cores this process may run on: one system call, where sysconf
+                       reads /sys at every start */
+      cpu_set_t set;
+      k = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+      if (k <= 0) k = sysconf(_SC_NPROCESSORS_ONLN);
+    }
     nthreads = k < 1 ? 1 : k > 64 ? 64 : (int)k;
   }
   c->nthreads = nthreads;

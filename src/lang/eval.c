@@ -1122,12 +1122,16 @@ static int make_method(Interp *I, const Builtin *bi, Value self, Value *out) {
 static int get_attr(Interp *I, Value obj, const char *name, Value *out) {
   switch (obj.type) {
   case V_NAMESPACE: {
-    Value *m = dict_get(((Namespace *)obj.o)->members, name);
+    const char *ns = ((Namespace *)obj.o)->name;
+    /* a dict's entries are items (d['precision']), not attributes */
+    Value *m = strcmp(ns, "dict") == 0 ? NULL : dict_get(((Namespace *)obj.o)->members, name);
     if (m) { *out = value_retain(*m); return 0; }
-    if (strcmp(((Namespace *)obj.o)->name, "NpzFile") == 0)   /* load() of an .npz */
+    if (strcmp(ns, "NpzFile") == 0 || strcmp(ns, "dict") == 0)   /* load() of an .npz, dicts */
       return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError",
-                     "'NpzFile' object has no attribute '%s'", name);
-    return ERR_TYPE(&I->ctx, "module '%s' has no attribute '%s'", ((Namespace *)obj.o)->name, name);
+                     "'%s' object has no attribute '%s'", ns, name);
+    /* the submodules print as Python names them: numpy.linalg, numpy.random, numpy.fft */
+    return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError", "module '%s%s' has no attribute '%s'",
+                   strcmp(ns, "numpy") == 0 ? "" : "numpy.", ns, name);
   }
   case V_TENSOR: {
     int rc = builtins_tensor_attr(I, obj.t, name, out);

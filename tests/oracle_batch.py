@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The differential pass of tests/run: re-run every golden program under the NumPy oracle.
 
-Usage: /usr/bin/python3 tests/oracle_batch.py PATH/TO/numpy-run < list-of-.tsr-files
+Usage: /usr/bin/python3 tests/oracle_batch.py PATH/TO/numpy-run < list
+Each line of the list: a .tsr file, optionally followed by a file holding tsr's stdout for it.
 
 For speed all programs run in this one process: the PRELUDE string is taken from numpy-run's
 own source, and each program is exec'd in a fresh scope with stdout captured and exceptions
@@ -9,7 +10,10 @@ caught.  A program fails when the oracle's stdout differs from its .out, or when
 `# expect error: Kind[: message]` annotation disagrees with what the oracle raised (NumPy
 subclasses are written `AxisError (ValueError)` in tsr; only the first name is compared), or,
 for a program with a .err file (the warnings it prints on stderr), when the oracle's stderr
-under Python's default warning filters differs from it.
+under Python's default warning filters differs from it.  A program with a
+`# tolerance: rtol=R atol=A` line (its last digits depend on the CPU's BLAS/LAPACK kernels) is
+compared with its .out within that tolerance (numclose.py), and, when tsr's stdout is given,
+the oracle's stdout must equal it byte for byte (both ran on this CPU).
 Prints one line per failure, then `oracle_batch: N passed, N failed`.
 """
 import ast
@@ -21,6 +25,8 @@ import os
 import sys
 import tempfile
 import warnings
+
+import numclose
 
 
 def load_prelude(oracle_path):
@@ -112,9 +118,11 @@ def main(argv):
     prelude_code = compile(load_prelude(argv[1]), "<prelude>", "exec")
     sys.setrecursionlimit(1000)
     passed = failed = 0
-    for path in (line.strip() for line in sys.stdin):
-        if not path:
+    for line in sys.stdin:
+        fields = line.split()
+        if not fields:
             continue
+        path, live_path = fields[0], (fields[1] if len(fields) > 1 else None)
         problems = []
         err_path = path[:-4] + ".err" if path.endswith(".tsr") else path + ".err"
         want_err = None
@@ -134,7 +142,20 @@ def main(argv):
         except OSError:
             want = None
             problems.append("missing " + want_path)
-        if want is not None and got != want:
+        tol = numclose.tolerance(source)
+        if tol is not None and want is not None:
+            why = numclose.compare(want, got, *tol) if got != want else None
+            if why:
+                problems.append("oracle stdout differs from .out beyond the tolerance: " + why)
+            if live_path:
+                with open(live_path, encoding="utf-8") as f:
+                    live = f.read()
+                if live != got:
+                    diff = list(difflib.unified_diff(live.splitlines(), got.splitlines(),
+                                                     "tsr", "oracle", n=0, lineterm=""))
+                    problems.append("oracle stdout differs from tsr's on this machine:\n    "
+                                    + "\n    ".join(diff[2:12]))
+        elif want is not None and got != want:
             diff = list(difflib.unified_diff(want.splitlines(), got.splitlines(),
                                              ".out", "oracle", n=0, lineterm=""))
             problems.append("oracle stdout differs from .out:\n    "

@@ -386,7 +386,7 @@ int tensor_assign(Ctx *c, Tensor *dst, Tensor *src) {
   }
   DType dts[2] = {dst->dtype, src->dtype};
   Tensor *ops[2] = {dst, b};
-  if (iter_run(c, 2, ops, cast_loop, dts) < 0) goto fail;
+  if (iter_run_parallel(c, 2, ops, cast_loop, dts) < 0) goto fail;
   tensor_release(b);
   tensor_release(tmp);
   return 0;

@@ -286,6 +286,48 @@ static void test_einsum_operands(tsr_State *S) {
   CHECK(usable(S));
 }
 
+/* A program whose globals fill max_memory leaves a state that answers MemoryError (even to a
+   tiny expression, whose parse needs memory too) and recovers once the program's own names
+   let go: `del x` or `x = None` must still parse and run.  (fuzz_eval's probe met this state
+   and called it broken; it now replaces such a state instead.) */
+static void test_globals_fill_cap(void) {
+  tsr_Config cfg;
+  tsr_config_init(&cfg);
+  cfg.write = discard;
+  cfg.max_memory = (size_t)4 << 20;
+  tsr_State *S = tsr_open(&cfg);
+  CHECK(S != NULL);
+  if (!S) return;
+  /* the biggest x that fits, found by halving: every failure must be MemoryError */
+  int64_t lo = 0, hi = 1 << 20;
+  char src[128];
+  while (hi - lo > 1) {
+    int64_t mid = (lo + hi) / 2;
+    snprintf(src, sizeof src, "x = zeros(%lld)\n", (long long)mid);
+    tsr_Status st = tsr_eval(S, src, "<fill>", NULL);
+    CHECK(st == TSR_OK || st == TSR_ERR_MEMORY);
+    if (st == TSR_OK) lo = mid; else hi = mid;
+    CHECK(tsr_eval(S, "del x\n", "<fill>", NULL) == TSR_OK || st != TSR_OK);
+  }
+  CHECK(lo > 400000);
+  /* fill again, then use up the rest with small globals until even a tiny expression fails */
+  snprintf(src, sizeof src, "x = zeros(%lld)\n", (long long)lo);
+  CHECK(tsr_eval(S, src, "<fill>", NULL) == TSR_OK);
+  int full = 0;
+  for (int i = 0; i < 10000 && !full; i++) {
+    snprintf(src, sizeof src, "y%d = zeros(16)\n", i);
+    tsr_Status st = tsr_eval(S, src, "<fill>", NULL);
+    CHECK(st == TSR_OK || st == TSR_ERR_MEMORY);
+    full = st == TSR_ERR_MEMORY;
+  }
+  CHECK(full);
+  CHECK(tsr_memory_used(S, NULL) <= cfg.max_memory);
+  CHECK(tsr_eval(S, "del x\n", "<free>", NULL) == TSR_OK);
+  CHECK(usable(S));
+  CHECK(tsr_eval(S, src, "<fill>", NULL) == TSR_OK);   /* the last small global again */
+  tsr_close(S);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--small-rlimit") == 0) return initial_thread_body();
   tsr_State *S = open_quiet();
@@ -297,6 +339,7 @@ int main(int argc, char **argv) {
   test_file_bytes(S);
   test_einsum_operands(S);
   tsr_close(S);
+  test_globals_fill_cap();
   test_small_stack();
   test_initial_thread_rlimit(argv[0]);
   return CHECK_DONE("hostile");

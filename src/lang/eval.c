@@ -1087,6 +1087,73 @@ static int subscript_set(Interp *I, Value obj, Value idx, Value v) {
   return ERR_TYPE(&I->ctx, "'%s' object does not support item assignment", value_type_name(obj));
 }
 
+/* The view t[idx] when idx is basic indexing only (integers, slices, ..., None) on an ndarray
+   (not a NumPy scalar): 0 with *view (a new reference), 1 when idx is something else, -1 on
+   error (the error index_get would give: the same as assigning through idx gives). */
+static int basic_view(Interp *I, Tensor *t, Value idx, Tensor **view) {
+  IndexItem items[TSR_MAXDIMS + 1];
+  Tensor *tmps[TSR_MAXDIMS + 1];
+  int n = 0, rc = 1;
+  if (t->ndim == 0 && !t->ndarray) return 1;
+  if (idx.type == V_TUPLE) {
+    List *l = as_list(idx);
+    if (l->n > TSR_MAXDIMS) return 1;
+    for (int64_t i = 0; i < l->n; i++, n++) {
+      int kind = l->items[i].type;
+      if (kind != V_INT && kind != V_SLICE && kind != V_NONE && kind != V_ELLIPSIS) goto done;
+      if (index_item(I, l->items[i], &items[n], &tmps[n]) < 0) { rc = -1; n++; goto done; }
+    }
+  } else {
+    if (idx.type != V_INT && idx.type != V_SLICE && idx.type != V_ELLIPSIS) return 1;
+    if (index_item(I, idx, &items[0], &tmps[0]) < 0) return -1;
+    n = 1;
+  }
+  *view = index_get(&I->ctx, t, items, n);
+  rc = *view ? 0 : -1;
+done:
+  for (int i = 0; i < n; i++) if (tmps[i]) tensor_release(tmps[i]);
+  return rc;
+}
+
+/* `target[idx] = tree` for a fusable tree: the tree's operands are evaluated first (Python
+   evaluates the value before the target), then the target and the index, and the fused pass
+   then writes straight into the target's view (fuse_run_into), with no temporary, when the
+   index is basic and the view has the tree's shape and dtype; otherwise the tree's value is
+   computed and stored as usual. */
+static int assign_fused(Interp *I, Node *target, Node *n) {
+  FuseProg *p = fuse_new(&I->ctx);
+  if (!p) return -1;
+  FVal r = {-1, v_none()};
+  Value obj = v_none(), idx = v_none(), v = v_none();
+  int rc = fuse_walk_inner(I, p, n, &r);
+  bool value_failed = rc < 0;   /* its error has its own position, as in eval */
+  if (rc == 0 && p->n == 0) n->unfused = 1;
+  if (rc == 0) rc = eval_fast(I, target->a, &obj);
+  if (rc == 0) rc = eval_fast(I, target->b, &idx);
+  if (rc == 0 && ((obj.type == V_SCALAR && scalar_box(I, &obj) < 0) ||
+                  (idx.type == V_SCALAR && scalar_box(I, &idx) < 0)))
+    rc = -1;
+  if (rc == 0 && r.node >= 0 && obj.type == V_TENSOR) {
+    Tensor *view = NULL;
+    int k = basic_view(I, obj.t, idx, &view);
+    if (k == 0) {
+      k = fuse_run_into(&I->ctx, p, r.node, view);
+      tensor_release(view);
+    }
+    if (k <= 0) { rc = k; goto done; }
+  }
+  if (rc == 0) rc = fval_take(I, p, &r, &v);
+  if (rc == 0) rc = subscript_set(I, obj, idx, v);
+done:
+  value_decref(r.v);
+  value_decref(v);
+  value_decref(obj);
+  value_decref(idx);
+  fuse_done(&I->ctx, p);
+  return rc < 0 && !value_failed ? set_pos(I, target) : rc;
+}
+
+
 /* subscript_get for operands that may be V_SCALAR; the result may be V_SCALAR. */
 static int subscript_get_num(Interp *I, Value obj, Value idx, Value *out) {
   if (obj.type == V_TENSOR && scalar_index_get(obj.t, idx, out)) return 0;
@@ -1698,6 +1765,8 @@ static int exec_stmt(Interp *I, Node *s) {
     value_decref(v);
     return EXEC_NORMAL;
   case N_ASSIGN:
+    if (s->a->kind == N_SUBSCRIPT && !s->a->next && !s->b->unfused && is_fusion_root(s->b))
+      return assign_fused(I, s->a, s->b) < 0 ? -1 : EXEC_NORMAL;
     if (eval_num(I, s->b, &v) < 0) return -1;
     if (v.type == V_SCALAR && (s->a->kind != N_SUBSCRIPT || s->a->next) && scalar_box(I, &v) < 0)
       return set_pos(I, s);

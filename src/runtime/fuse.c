@@ -306,3 +306,55 @@ done:
   if (rc < 0) { tensor_release(ops[0]); return NULL; }
   return ops[0];
 }
+
+/* Is some category of c's numpy.seterr state 'raise'? */
+static bool fperr_any_raise(const Ctx *c) {
+  for (int k = 0; k < FPE_NCAT; k++)
+    if (fperr_mode(c, k) == FPMODE_RAISE) return true;
+  return false;
+}
+
+int fuse_run_into(Ctx *c, FuseProg *p, int i, Tensor *dst) {
+  FuseNode *f = &p->nodes[i];
+  if (f->kind == FN_LEAF || dst->dtype != f->ot || dst->ndim != f->ndim ||
+      memcmp(dst->shape, f->shape, (size_t)f->ndim * sizeof *f->shape) != 0 ||
+      dst->storage->readonly || dst->readonly || tensor_size(dst) <= 1)
+    return 1;
+  Exec e, e2;
+  Tensor *leaves[FUSE_MAXLEAF], *ops[FUSE_MAXLEAF + 1] = {NULL};
+  int nleaf = 0, rc = -1;
+  Src root;
+  e.nstep = 0;
+  e.reports = e.check = false;
+  compile(p, i, &e, leaves, &nleaf, &root);
+  bool check = e.reports && fperr_active(c);
+  /* 'raise' stops before anything is written, as the unfused evaluation does */
+  if (check && fperr_any_raise(c)) return 1;
+  ops[0] = dst;
+  bool overlap = false;
+  for (int k = 0; k < nleaf; k++) {
+    Tensor *t = leaves[k];
+    bool same = t->ndim == f->ndim && !memcmp(t->shape, f->shape, (size_t)f->ndim * sizeof *f->shape);
+    ops[k + 1] = same ? tensor_retain(t) : tensor_broadcast_to(c, t, f->ndim, f->shape);
+    if (!ops[k + 1]) goto done;
+    if (tensor_may_overlap(dst, ops[k + 1])) overlap = true;
+  }
+  if (!overlap) {   /* as fuse_run, with dst for the fresh output (a second pass is harmless) */
+    if (check) fperr_clear();
+    rc = iter_run_parallel(c, nleaf + 1, ops, fused_loop, &e);
+    if (rc == 0 && check && fperr_test()) {
+      e.check = true;
+      rc = iter_run_parallel(c, nleaf + 1, ops, fused_loop, &e);
+      if (rc == 0 && report_steps(c, p, &e) < 0) rc = -1;
+    }
+    goto done;
+  }
+  e2 = e;
+  e2.check = true;
+  for (int k = 0; k < e.nstep; k++) atomic_init(&e2.fp[k], 0);
+  rc = iter_run_staged(c, nleaf + 1, ops, fused_loop, &e, check ? fused_loop : NULL, &e2);
+  if (rc == 0 && check && report_steps(c, p, &e2) < 0) rc = -1;
+done:
+  for (int k = 1; k <= nleaf; k++) if (ops[k]) tensor_release(ops[k]);
+  return rc;
+}

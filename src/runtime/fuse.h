@@ -53,6 +53,13 @@ RT_HIDDEN int fuse_unary(Ctx *c, FuseProg *p, UnaryUfunc op, int a);
 /* Computes node i (a new C-contiguous tensor of the node's shape and dtype; a leaf gives a new
    reference to its tensor).  NULL on error (memory, interrupt). */
 RT_HIDDEN Tensor *fuse_run(Ctx *c, FuseProg *p, int i);
+/* Computes node i straight into dst (a writable view of the node's shape and dtype), as
+   `dst[...] = value` would store it: inputs that share memory with dst are read as they were
+   before the statement (iter_run_staged).  Returns 0, -1 on error (memory, interrupt,
+   FloatingPointError is never among them: under seterr 'raise' it declines), or 1 when it
+   does not apply (other shape, dtype, overlap pattern; nothing written): the caller then
+   stores fuse_run's result. */
+RT_HIDDEN int fuse_run_into(Ctx *c, FuseProg *p, int i, Tensor *dst);
 
 /* From ufunc.c: the dtype resolution of ufunc_binary / ufunc_unary.  Sets the loop dtype ct
    and the result dtype ot and returns 0, or -1 with NumPy's TypeError recorded; 1 when

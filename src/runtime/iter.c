@@ -5,6 +5,8 @@
 */
 #include "rt.h"
 
+#include <string.h>
+
 #define ITER_MAXOP 8
 #define ITER_CHUNK 65536   /* elements between interrupt polls */
 #define ITER_PAR_MIN 131072   /* elements from which iter_run_parallel uses threads */
@@ -174,4 +176,174 @@ int iter_run_parallel(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void 
   if (w.n > 1 && outer < 2 * (int64_t)c->nthreads) return iter_run(c, nop, ops, loop, aux);
   if (w.n == 1) grain = ITER_PAR_GRAIN;
   return pool_parallel_for_polled(c, outer, grain, walk_task, &w, per);
+}
+
+/* ------------------------------------------------------------------------------------------
+** Staged runs: the output shares memory with some inputs (u[1:-1, 1:-1] = 0.25 * (u[:-2,
+** 1:-1] + ...)).  NumPy's rule is "evaluate fully, then write", which a temporary the size of
+** the output gives at the price of a second pass over memory.  Here the output is computed
+** band by band (a band: a range of the walk's outermost index) into small buffers that stay
+** in cache, and each band is written back only when no later read can touch it.
+**
+** The overlapping inputs must step through memory exactly as the output does (same strides:
+** shifted copies, as stencils are), so that input k at outer index q reads the output's
+** memory within R outer indices of q.  Bands are at least R long, so band i-1 can be written
+** once band i is computed: later bands read no further back than band i.  Each thread takes a
+** chunk of bands; the first band of a chunk (read by the previous chunk's last band) and its
+** last band (read by the next chunk's first band) are held and written by the caller after
+** all threads are done.
+*/
+#define STAGE_BAND_BYTES ((int64_t)64 << 10)   /* a band's buffer: a few stay in L2 */
+
+typedef struct Staged {
+  Walk w;                      /* op 0: the output */
+  int64_t bstride[TSR_MAXDIMS];   /* a band buffer's byte strides, walk order, contiguous */
+  int64_t outer, band, per_chunk, nchunk, band_bytes, isz;
+  char *bufs;                  /* 3 band buffers per chunk: two in turn and the first band's */
+  InnerLoop check_loop;        /* recompute a band whose FPU flags were raised (or NULL) */
+  void *check_aux;
+  struct { int64_t lo, hi; char *buf; } held[2 * 64];   /* per chunk: first and last band */
+} Staged;
+
+static void stage_copy_loop(char **d, const int64_t *s, int64_t n, void *aux) {
+  int64_t isz = *(const int64_t *)aux;
+  if (s[0] == isz && s[1] == isz) { memcpy(d[0], d[1], (size_t)(n * isz)); return; }
+  for (int64_t i = 0; i < n; i++) memcpy(d[0] + i * s[0], d[1] + i * s[1], (size_t)isz);
+}
+
+/* Outer indices [lo, hi) of the output from buf (holding the band that starts at lo). */
+static void stage_write(const Staged *st, int64_t lo, int64_t hi, char *buf) {
+  Walk wc;
+  wc.nop = 2;
+  wc.n = st->w.n;
+  memcpy(wc.shape, st->w.shape, sizeof wc.shape);
+  for (int d = 0; d < wc.n; d++) {
+    wc.strides[0][d] = st->w.strides[0][d];
+    wc.strides[1][d] = st->bstride[d];
+  }
+  wc.data[0] = st->w.data[0];
+  wc.data[1] = buf - lo * st->bstride[st->w.n - 1];
+  wc.loop = stage_copy_loop;
+  wc.aux = (void *)&st->isz;
+  walk_range(&wc, lo, hi);
+}
+
+/* Computes outer indices [lo, hi) into buf. */
+static void stage_compute(const Staged *st, int64_t lo, int64_t hi, char *buf) {
+  Walk wb = st->w;
+  for (int d = 0; d < wb.n; d++) wb.strides[0][d] = st->bstride[d];
+  wb.data[0] = buf - lo * st->bstride[wb.n - 1];
+  if (st->check_loop) fperr_clear();
+  walk_range(&wb, lo, hi);
+  if (st->check_loop && fperr_test()) {
+    /* the band's inputs are untouched yet: compute it again, attributing the flags */
+    wb.loop = st->check_loop;
+    wb.aux = st->check_aux;
+    walk_range(&wb, lo, hi);
+    fperr_clear();
+  }
+}
+
+static void stage_task(void *arg, int64_t lo, int64_t hi) {
+  Staged *st = arg;
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t r0 = t * st->per_chunk, r1 = r0 + st->per_chunk;
+    if (r1 > st->outer) r1 = st->outer;
+    char *ring[2], *first = st->bufs + (3 * t + 2) * st->band_bytes;
+    ring[0] = st->bufs + 3 * t * st->band_bytes;
+    ring[1] = ring[0] + st->band_bytes;
+    int64_t plo = -1, phi = -1;
+    char *pbuf = NULL;
+    for (int64_t b = r0, i = 0; b < r1; b += st->band, i++) {
+      int64_t e = b + st->band < r1 ? b + st->band : r1;
+      char *buf = i == 0 ? first : ring[i & 1];
+      stage_compute(st, b, e, buf);
+      if (i >= 2) stage_write(st, plo, phi, pbuf);   /* band i-1; band 0 is held */
+      plo = b; phi = e; pbuf = buf;
+    }
+    st->held[2 * t].lo = r0;
+    st->held[2 * t].hi = r0 + st->band < r1 ? r0 + st->band : r1;
+    st->held[2 * t].buf = first;
+    st->held[2 * t + 1].lo = plo;   /* the last band (the first again when there is one) */
+    st->held[2 * t + 1].hi = phi;
+    st->held[2 * t + 1].buf = pbuf;
+  }
+}
+
+int iter_run_staged(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux,
+                    InnerLoop check_loop, void *check_aux) {
+  /* three band buffers take more than 96 KiB (a band holds 64 KiB less one row, or a row of
+     more than 32 KiB): a smaller output is cheaper through a temporary */
+  if (nop < 1 || tensor_size(ops[0]) * (int64_t)dtype_size(ops[0]->dtype) <= 3 * (STAGE_BAND_BYTES / 2))
+    return 1;
+  Staged *st = ctx_malloc(c, sizeof *st);
+  if (!st) return -1;
+  int rc = walk_prepare(c, &st->w, nop, ops);
+  if (rc) { ctx_free(c, st, sizeof *st); return rc < 0 ? -1 : 0; }
+  Walk *w = &st->w;
+  int n = w->n;
+  int64_t isz = (int64_t)dtype_size(ops[0]->dtype);
+  if (n == 0) {   /* one element: read it, then write it */
+    ctx_free(c, st, sizeof *st);
+    return 1;
+  }
+  /* the output's rows: outer stride S > 0, each row's bytes within [0, span) with span <= S */
+  int64_t S = w->strides[0][n - 1], span = isz, inner = 1;
+  for (int d = 0; d < n - 1; d++) {
+    int64_t a = w->strides[0][d] < 0 ? -w->strides[0][d] : w->strides[0][d];
+    span += (w->shape[d] - 1) * a;
+    inner *= w->shape[d];
+  }
+  bool ok = S > 0 && span <= S && (n > 1 || S >= isz);
+  /* R: how many outer indices away an overlapping input reads the output's memory */
+  int64_t R = 1;
+  for (int k = 1; k < nop && ok; k++) {
+    if (!tensor_may_overlap(ops[0], ops[k])) continue;
+    ok = ops[k]->dtype == ops[0]->dtype;
+    for (int d = 0; d < n && ok; d++) ok = w->strides[k][d] == w->strides[0][d];
+    int64_t off = w->data[k] - w->data[0];
+    if (off < 0) off = -off;
+    int64_t r = (off + span) / S + 1;
+    if (r > R) R = r;
+  }
+  if (!ok) { ctx_free(c, st, sizeof *st); return 1; }
+  st->isz = isz;
+  st->outer = w->shape[n - 1];
+  st->bstride[0] = isz;
+  for (int d = 1; d < n; d++) st->bstride[d] = st->bstride[d - 1] * w->shape[d - 1];
+  int64_t row_bytes = inner * isz;
+  int64_t band = STAGE_BAND_BYTES / row_bytes;
+  if (band < R) band = R;
+  if (band < 1) band = 1;
+  st->band = band;
+  /* chunks of whole bands, at least two bands each, one per thread */
+  int64_t nb = (st->outer + band - 1) / band;
+  int64_t nchunk = c->nthreads > 1 && tensor_size(ops[0]) >= ITER_PAR_MIN ? c->nthreads : 1;
+  if (nchunk > nb / 2) nchunk = nb / 2;
+  if (nchunk > 64) nchunk = 64;
+  if (nchunk < 1) nchunk = 1;
+  st->per_chunk = (nb + nchunk - 1) / nchunk * band;
+  st->nchunk = (st->outer + st->per_chunk - 1) / st->per_chunk;
+  if (band > (INT64_MAX / 4) / row_bytes) { ctx_free(c, st, sizeof *st); return 1; }
+  st->band_bytes = (band * row_bytes + 63) & ~(int64_t)63;
+  size_t total = (size_t)st->nchunk * 3 * (size_t)st->band_bytes;
+  if (total >= (size_t)(tensor_size(ops[0]) * isz)) {   /* no smaller than a temporary */
+    ctx_free(c, st, sizeof *st);
+    return 1;
+  }
+  st->bufs = ctx_alloc_aligned(c, total);
+  if (!st->bufs) { ctx_free(c, st, sizeof *st); return -1; }
+  w->loop = loop;
+  w->aux = aux;
+  st->check_loop = check_loop;
+  st->check_aux = check_aux;
+  pool_parallel_for(c, st->nchunk, 1, stage_task, st);
+  for (int64_t t = 0; t < st->nchunk; t++) {
+    stage_write(st, st->held[2 * t].lo, st->held[2 * t].hi, st->held[2 * t].buf);
+    if (st->held[2 * t + 1].lo != st->held[2 * t].lo)
+      stage_write(st, st->held[2 * t + 1].lo, st->held[2 * t + 1].hi, st->held[2 * t + 1].buf);
+  }
+  ctx_free_aligned(c, st->bufs, total);
+  ctx_free(c, st, sizeof *st);
+  return ctx_poll(c, (uint64_t)tensor_size(ops[0]) / 4096);
 }

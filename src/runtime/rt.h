@@ -426,6 +426,18 @@ RT_HIDDEN int iter_run(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void
    loop must then be safe to run concurrently on disjoint parts (it may read aux, not write
    it).  Results are the same for any thread count. */
 RT_HIDDEN int iter_run_parallel(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux);
+/* iter_run_parallel for an output ops[0] that may share memory with some inputs, with
+   NumPy's assignment semantics: every input element is read before the output memory it lies
+   in is written.  The output is computed in bands into small buffers and each band written
+   back once no later read can reach it (iter.c).  Each overlapping input must have the
+   output's dtype and strides (a shifted view, as in a stencil); the output's outermost
+   iteration dim must step forward over whole rows.  check_loop, when not NULL, recomputes a
+   band whose floating-point flags were raised (the band's inputs are still unchanged then),
+   so that a fused program can attribute them per step; flags are not handed back otherwise.
+   Returns 0, -1 (memory: nothing written; or an interrupt noticed after the pass), or 1
+   when ops do not qualify or are too small to gain (nothing done: use a temporary). */
+RT_HIDDEN int iter_run_staged(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux,
+                              InnerLoop check_loop, void *check_aux);
 
 /* ------------------------------------------------------------------------------------------
 ** ufuncs.  One table generates enums, names and dispatch.

@@ -120,6 +120,11 @@ static int call_unary(Interp *I, const Args *a, UnaryUfunc op, const char *name,
 #define DOC_ARCTAN2 "Element-wise arc tangent of x1/x2 choosing the quadrant correctly."
 #define DOC_HYPOT "Given the \"legs\" of a right triangle, return its hypotenuse."
 #define DOC_COPYSIGN "Change the sign of x1 to that of x2, element-wise."
+#define DOC_FMOD "Returns the element-wise remainder of division (the sign of the dividend, as C's fmod)."
+#define DOC_LOGADDEXP "Logarithm of the sum of exponentiations of the inputs."
+#define DOC_LOGADDEXP2 "Logarithm of the sum of exponentiations of the inputs in base-2."
+#define DOC_HEAVISIDE "Compute the Heaviside step function (x2 where x1 == 0)."
+#define DOC_NEXTAFTER "Return the next floating-point value after x1 towards x2, element-wise."
 #define DOC_LOGICAL_AND "Compute the truth value of x1 AND x2 element-wise."
 #define DOC_LOGICAL_OR "Compute the truth value of x1 OR x2 element-wise."
 #define DOC_LOGICAL_XOR "Compute the truth value of x1 XOR x2, element-wise."
@@ -156,6 +161,16 @@ static int call_unary(Interp *I, const Args *a, UnaryUfunc op, const char *name,
 #define DOC_ISFINITE "Test element-wise for finiteness (not infinity and not Not a Number)."
 #define DOC_LOGICAL_NOT "Compute the truth value of NOT x element-wise."
 #define DOC_RECIPROCAL "Return the reciprocal of the argument, element-wise."
+#define DOC_ARCSINH "Inverse hyperbolic sine element-wise."
+#define DOC_ARCCOSH "Inverse hyperbolic cosine, element-wise."
+#define DOC_ARCTANH "Inverse hyperbolic tangent element-wise."
+#define DOC_CBRT "Return the cube-root of an array, element-wise."
+#define DOC_DEG2RAD "Convert angles from degrees to radians."
+#define DOC_RAD2DEG "Convert angles from radians to degrees."
+#define DOC_RADIANS "Convert angles from degrees to radians."
+#define DOC_DEGREES "Convert angles from radians to degrees."
+#define DOC_FABS "Compute the absolute values element-wise (floats only)."
+#define DOC_SIGNBIT "Returns element-wise True where signbit is set (less than zero)."
 
 #define X_BINARY_FN(name, str)                                          \
   static int uf_##name(Interp *I, const Args *a, Value *out) {          \

@@ -455,7 +455,9 @@ RT_HIDDEN int iter_run_staged(Ctx *c, int nop, Tensor *const *ops, InnerLoop loo
   X(MAXIMUM, "maximum") X(MINIMUM, "minimum") X(FMAX, "fmax") X(FMIN, "fmin") \
   X(ARCTAN2, "arctan2") X(HYPOT, "hypot") X(COPYSIGN, "copysign")          \
   X(LOGICAL_AND, "logical_and") X(LOGICAL_OR, "logical_or")                 \
-  X(LOGICAL_XOR, "logical_xor")
+  X(LOGICAL_XOR, "logical_xor") X(FMOD, "fmod") X(LOGADDEXP, "logaddexp")    \
+  X(LOGADDEXP2, "logaddexp2") X(HEAVISIDE, "heaviside")                     \
+  X(NEXTAFTER, "nextafter")
 #define UNARY_UFUNCS(X)                                                     \
   X(NEGATIVE, "negative") X(POSITIVE, "positive") X(INVERT, "invert")       \
   X(ABSOLUTE, "absolute") X(SQRT, "sqrt") X(SQUARE, "square")               \
@@ -466,7 +468,10 @@ RT_HIDDEN int iter_run_staged(Ctx *c, int nop, Tensor *const *ops, InnerLoop loo
   X(TANH, "tanh") X(FLOOR, "floor") X(CEIL, "ceil") X(TRUNC, "trunc")       \
   X(RINT, "rint") X(SIGN, "sign") X(ISNAN, "isnan") X(ISINF, "isinf")       \
   X(ISFINITE, "isfinite") X(LOGICAL_NOT, "logical_not")                     \
-  X(RECIPROCAL, "reciprocal")
+  X(RECIPROCAL, "reciprocal") X(ARCSINH, "arcsinh") X(ARCCOSH, "arccosh")   \
+  X(ARCTANH, "arctanh") X(CBRT, "cbrt") X(DEG2RAD, "deg2rad")               \
+  X(RAD2DEG, "rad2deg") X(RADIANS, "radians") X(DEGREES, "degrees")         \
+  X(FABS, "fabs") X(SIGNBIT, "signbit")
 
 #define X_ENUM(name, str) UF_##name,
 typedef enum { BINARY_UFUNCS(X_ENUM) UF_BINARY_COUNT } BinaryUfunc;

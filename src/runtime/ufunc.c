@@ -69,6 +69,11 @@ _Static_assert(sizeof(unary_ufunc_names) / sizeof(unary_ufunc_names[0]) == UF_UN
     if (r != 0 && ((r < 0) != (y < 0))) r = (T)(r + y);                                \
     return r;                                                                          \
   }                                                                                    \
+  static inline T cmod_##T(T x, T y) {   /* fmod: C's %, the dividend's sign */        \
+    if (y == 0) { fperr_raise(FPE_DIVIDE); return 0; }                                 \
+    if (y == -1) return 0;                                                             \
+    return (T)(x % y);                                                                 \
+  }                                                                                    \
   static inline T pow_##T(T x, T y) {                                                  \
     UT r = 1, b = (UT)x;                                                               \
     if (y < 0) return 0;                                                               \
@@ -85,6 +90,7 @@ _Static_assert(sizeof(unary_ufunc_names) / sizeof(unary_ufunc_names[0]) == UF_UN
     if (y == 0) { fperr_raise(FPE_DIVIDE); return 0; }                                 \
     return (T)(x % y);                                                                 \
   }                                                                                    \
+  static inline T cmod_##T(T x, T y) { return mod_##T(x, y); }                         \
   static inline T pow_##T(T x, T y) {                                                  \
     T r = 1;                                                                           \
     for (;;) { if (y & 1) r = (T)(1u * r * x); y = (T)(y >> 1); if (!y) break;         \
@@ -113,6 +119,33 @@ T_UINT(UINT_HELPERS, _)
     return mod;                                                                        \
   }
 T_FLT(FLT_HELPERS, _)
+
+/* NumPy's npy_logaddexp / npy_logaddexp2 / npy_heaviside, by formula (npy_math): equal
+   operands (infinities of one sign included) take the short way, a NaN difference is the
+   result, else the larger plus log1p of the exponential of minus the distance. */
+#define LOGADD_HELPERS(OP, TAG, T, UT, K)                                              \
+  static inline T logaddexp_##T(T x, T y) {                                            \
+    if (x == y) return x + (T)0.693147180559945309417232121458176568;                 \
+    T t = x - y;                                                                       \
+    if (t > 0) return x + MF(T, log1p)(MF(T, exp)(-t));                                \
+    if (t <= 0) return y + MF(T, log1p)(MF(T, exp)(t));                                \
+    return t;                                                                          \
+  }                                                                                    \
+  static inline T logaddexp2_##T(T x, T y) {                                           \
+    if (x == y) return x + 1;                                                          \
+    T t = x - y;                                                                       \
+    if (t > 0) return x + (T)1.442695040888963407359924681001892137 *                 \
+                              MF(T, log1p)(MF(T, exp2)(-t));                           \
+    if (t <= 0) return y + (T)1.442695040888963407359924681001892137 *                \
+                               MF(T, log1p)(MF(T, exp2)(t));                           \
+    return t;                                                                          \
+  }                                                                                    \
+  static inline T heaviside_##T(T x, T h0) {                                           \
+    if (x != x) return (T)NAN;                                                         \
+    if (x == 0) return h0;                                                             \
+    return x < 0 ? (T)0 : (T)1;                                                        \
+  }
+T_FLT(LOGADD_HELPERS, _)
 
 /* ---------------------------------------------------------------------------------------- */
 /* Binary expressions: EXPR_<OP>_<kind>(T, UT, x, y); output types OUTT_<OP>(T). */
@@ -196,6 +229,13 @@ T_FLT(FLT_HELPERS, _)
 #define EXPR_ARCTAN2_F(T, UT, x, y) MF(T, atan2)(x, y)
 #define EXPR_HYPOT_F(T, UT, x, y) MF(T, hypot)(x, y)
 #define EXPR_COPYSIGN_F(T, UT, x, y) MF(T, copysign)(x, y)
+#define EXPR_FMOD_I(T, UT, x, y) cmod_##T(x, y)
+#define EXPR_FMOD_U EXPR_FMOD_I
+#define EXPR_FMOD_F(T, UT, x, y) MF(T, fmod)(x, y)
+#define EXPR_LOGADDEXP_F(T, UT, x, y) logaddexp_##T(x, y)
+#define EXPR_LOGADDEXP2_F(T, UT, x, y) logaddexp2_##T(x, y)
+#define EXPR_HEAVISIDE_F(T, UT, x, y) heaviside_##T(x, y)
+#define EXPR_NEXTAFTER_F(T, UT, x, y) MF(T, nextafter)(x, y)
 #define EXPR_LOGICAL_AND_B(T, UT, x, y) ((x) != 0 && (y) != 0)
 #define EXPR_LOGICAL_AND_I EXPR_LOGICAL_AND_B
 #define EXPR_LOGICAL_AND_U EXPR_LOGICAL_AND_B
@@ -223,7 +263,8 @@ T_FLT(FLT_HELPERS, _)
   X(MAXIMUM, K_ALL, SAME) X(MINIMUM, K_ALL, SAME) X(FMAX, K_ALL, SAME)                 \
   X(FMIN, K_ALL, SAME) X(ARCTAN2, K_FLT, SAME) X(HYPOT, K_FLT, SAME)                   \
   X(COPYSIGN, K_FLT, SAME) X(LOGICAL_AND, K_ALL, BOOL) X(LOGICAL_OR, K_ALL, BOOL)      \
-  X(LOGICAL_XOR, K_ALL, BOOL)
+  X(LOGICAL_XOR, K_ALL, BOOL) X(FMOD, K_NUM, SAME) X(LOGADDEXP, K_FLT, SAME)           \
+  X(LOGADDEXP2, K_FLT, SAME) X(HEAVISIDE, K_FLT, SAME) X(NEXTAFTER, K_FLT, SAME)
 
 /* One typed inner loop: out[i] = EXPR(x = a[i], y = b[i]).  Fast paths: all contiguous, and
    one operand a broadcast scalar (step 0); else strided. */
@@ -285,6 +326,11 @@ T_FLT(FLT_HELPERS, _)
 #define OUTT_LOGICAL_AND_ OUTT_BOOL
 #define OUTT_LOGICAL_OR_ OUTT_BOOL
 #define OUTT_LOGICAL_XOR_ OUTT_BOOL
+#define OUTT_FMOD_ OUTT_SAME
+#define OUTT_LOGADDEXP_ OUTT_SAME
+#define OUTT_LOGADDEXP2_ OUTT_SAME
+#define OUTT_HEAVISIDE_ OUTT_SAME
+#define OUTT_NEXTAFTER_ OUTT_SAME
 
 BINARY_LOOPS(BIN_DEF)
 static const InnerLoop binary_loops[UF_BINARY_COUNT][DTYPE_COUNT] = { BINARY_LOOPS(BIN_TAB) };
@@ -366,6 +412,17 @@ static inline void recip_zero(void) { fperr_raise(FPE_DIVIDE | FPE_INVALID); }
             : (x) == 1 ? (T)1 : (x) == -1 ? (T)-1 : (T)0)
 #define EXPR_RECIPROCAL_U(T, UT, x) ((x) == 0 ? (recip_zero(), (T)0) : (T)((x) == 1))
 #define EXPR_RECIPROCAL_F(T, UT, x) ((T)1 / (x))
+#define EXPR_ARCSINH_F(T, UT, x) MF(T, asinh)(x)
+#define EXPR_ARCCOSH_F(T, UT, x) MF(T, acosh)(x)
+#define EXPR_ARCTANH_F(T, UT, x) MF(T, atanh)(x)
+#define EXPR_CBRT_F(T, UT, x) MF(T, cbrt)(x)
+/* npy_deg2rad / npy_rad2deg: one multiplication by the constant rounded to T */
+#define EXPR_DEG2RAD_F(T, UT, x) ((x) * (T)(3.141592653589793238462643383279502884 / 180.0))
+#define EXPR_RAD2DEG_F(T, UT, x) ((x) * (T)(180.0 / 3.141592653589793238462643383279502884))
+#define EXPR_RADIANS_F EXPR_DEG2RAD_F
+#define EXPR_DEGREES_F EXPR_RAD2DEG_F
+#define EXPR_FABS_F(T, UT, x) MF(T, fabs)(x)
+#define EXPR_SIGNBIT_F(T, UT, x) (signbit(x) != 0)
 
 #define UNARY_LOOPS(X)                                                                 \
   X(NEGATIVE, K_NUM, SAME) X(POSITIVE, K_NUM, SAME) X(INVERT, K_INTS, SAME)            \
@@ -377,7 +434,10 @@ static inline void recip_zero(void) { fperr_raise(FPE_DIVIDE | FPE_INVALID); }
   X(COSH, K_FLT, SAME) X(TANH, K_FLT, SAME) X(FLOOR, K_FLT, SAME) X(CEIL, K_FLT, SAME) \
   X(TRUNC, K_FLT, SAME) X(RINT, K_FLT, SAME) X(SIGN, K_NUM, SAME)                      \
   X(ISNAN, K_ALL, BOOL) X(ISINF, K_ALL, BOOL) X(ISFINITE, K_ALL, BOOL)                 \
-  X(LOGICAL_NOT, K_ALL, BOOL) X(RECIPROCAL, K_NUM, SAME)
+  X(LOGICAL_NOT, K_ALL, BOOL) X(RECIPROCAL, K_NUM, SAME) X(ARCSINH, K_FLT, SAME)      \
+  X(ARCCOSH, K_FLT, SAME) X(ARCTANH, K_FLT, SAME) X(CBRT, K_FLT, SAME)                 \
+  X(DEG2RAD, K_FLT, SAME) X(RAD2DEG, K_FLT, SAME) X(RADIANS, K_FLT, SAME)              \
+  X(DEGREES, K_FLT, SAME) X(FABS, K_FLT, SAME) X(SIGNBIT, K_FLT, BOOL)
 
 #define UN_LOOP(FN, T, OT, EXPR)                                                       \
   static void FN(char **d, const int64_t *s, int64_t n, void *aux) {                   \
@@ -430,6 +490,16 @@ static inline void recip_zero(void) { fperr_raise(FPE_DIVIDE | FPE_INVALID); }
 #define UOUT_RINT OUTT_SAME
 #define UOUT_SIGN OUTT_SAME
 #define UOUT_RECIPROCAL OUTT_SAME
+#define UOUT_ARCSINH OUTT_SAME
+#define UOUT_ARCCOSH OUTT_SAME
+#define UOUT_ARCTANH OUTT_SAME
+#define UOUT_CBRT OUTT_SAME
+#define UOUT_DEG2RAD OUTT_SAME
+#define UOUT_RAD2DEG OUTT_SAME
+#define UOUT_RADIANS OUTT_SAME
+#define UOUT_DEGREES OUTT_SAME
+#define UOUT_FABS OUTT_SAME
+#define UOUT_SIGNBIT OUTT_BOOL
 
 UNARY_LOOPS(UN_DEF)
 static const InnerLoop unary_loops[UF_UNARY_COUNT][DTYPE_COUNT] = { UNARY_LOOPS(UN_TAB) };
@@ -781,7 +851,8 @@ static int has_negative(Ctx *c, Tensor *t, bool *found) {
 static bool binary_reports(BinaryUfunc op) {
   switch (op) {
   case UF_ADD: case UF_SUBTRACT: case UF_MULTIPLY: case UF_TRUE_DIVIDE: case UF_FLOOR_DIVIDE:
-  case UF_REMAINDER: case UF_POWER: case UF_ARCTAN2: case UF_HYPOT:
+  case UF_REMAINDER: case UF_POWER: case UF_ARCTAN2: case UF_HYPOT: case UF_FMOD:
+  case UF_LOGADDEXP: case UF_LOGADDEXP2: case UF_NEXTAFTER:
     return true;
   default:
     return false;
@@ -793,7 +864,8 @@ bool ufunc_unary_reports(UnaryUfunc op) {
   case UF_SQRT: case UF_SQUARE: case UF_EXP: case UF_EXP2: case UF_EXPM1: case UF_LOG:
   case UF_LOG2: case UF_LOG10: case UF_LOG1P: case UF_SIN: case UF_COS: case UF_TAN:
   case UF_ARCSIN: case UF_ARCCOS: case UF_ARCTAN: case UF_SINH: case UF_COSH: case UF_TANH:
-  case UF_RECIPROCAL:
+  case UF_RECIPROCAL: case UF_ARCSINH: case UF_ARCCOSH: case UF_ARCTANH: case UF_CBRT:
+  case UF_DEG2RAD: case UF_RAD2DEG: case UF_RADIANS: case UF_DEGREES: case UF_FABS:
     return true;
   default:
     return false;
@@ -818,6 +890,8 @@ const char *ufunc_binary_fpname(BinaryUfunc op, DType ct, const Tensor *a, const
   /* NumPy's scalar math: both operands scalars, one of them a NumPy scalar (two Python
      scalars reach a ufunc only through a call such as divide(1.0, 0.0)) */
   if (!is_scalar(a) || !is_scalar(b) || (a->weak && b->weak)) return name;
+  /* only the operators have scalar math: arctan2, fmod, logaddexp ... are always calls */
+  if (op > UF_RIGHT_SHIFT) return name;
   snprintf(buf, size, "scalar %s", name);
   return buf;
 }
@@ -873,7 +947,8 @@ int ufunc_binary_resolve(Ctx *c, BinaryUfunc op, Tensor *a, Tensor *b, DType *ct
     break;
   case UF_FLOOR_DIVIDE: case UF_REMAINDER: case UF_POWER: case UF_LEFT_SHIFT:
   case UF_RIGHT_SHIFT: case UF_BITWISE_AND: case UF_BITWISE_OR: case UF_BITWISE_XOR:
-  case UF_ARCTAN2: case UF_HYPOT: case UF_COPYSIGN:
+  case UF_ARCTAN2: case UF_HYPOT: case UF_COPYSIGN: case UF_FMOD: case UF_LOGADDEXP:
+  case UF_LOGADDEXP2: case UF_HEAVISIDE: case UF_NEXTAFTER:
     if (linear_resolve(op, 2, in, &ct) < 0) return no_loop_error(c, name);
     break;
   default:
@@ -951,8 +1026,8 @@ int ufunc_unary_resolve(Ctx *c, UnaryUfunc op, Tensor *a, DType *ct_out, DType *
   }
   if (!unary_loops[op][ct]) return no_loop_error(c, name);
   *ct_out = ct;
-  *ot_out = (op == UF_ISNAN || op == UF_ISINF || op == UF_ISFINITE || op == UF_LOGICAL_NOT)
-                ? TSR_BOOL : ct;
+  *ot_out = (op == UF_ISNAN || op == UF_ISINF || op == UF_ISFINITE || op == UF_LOGICAL_NOT ||
+             op == UF_SIGNBIT) ? TSR_BOOL : ct;
   return 0;
 }
 

@@ -411,15 +411,19 @@ static int seq_repeat(Interp *I, Value s, int64_t k, Value *out) {
   if (k < 0) k = 0;
   if (s.type == V_STR) {
     Str *str = as_str(s);
-    if (k && str->len > (size_t)(INT64_MAX / 2) / (size_t)k) return ERR_MEMORY(&I->ctx, "string too long");
-    Buf b; buf_init(&b, &I->ctx);
-    for (int64_t i = 0; i < k; i++) buf_putn(&b, str->s, str->len);
-    if (b.failed) { buf_free(&b); return -1; }
-    *out = value_str(I, b.p ? b.p : "", b.n);
-    buf_free(&b);
+    if (str->len == 0 || k == 0) { *out = value_str(I, "", 0); return out->type == V_UNDEF ? -1 : 0; }
+    if (str->len > (size_t)(INT64_MAX / 2) / (size_t)k) return ERR_MEMORY(&I->ctx, "string too long");
+    /* the whole size at once: too much for the memory cap fails here, before any copying */
+    size_t total = str->len * (size_t)k;
+    char *p = ctx_malloc(&I->ctx, total);
+    if (!p) return -1;
+    for (int64_t i = 0; i < k; i++) memcpy(p + (size_t)i * str->len, str->s, str->len);
+    *out = value_str(I, p, total);
+    ctx_free(&I->ctx, p, total);
     return out->type == V_UNDEF ? -1 : 0;
   }
   List *l = as_list(s);
+  if (l->n == 0) k = 0;   /* [] * 10**15 is [] at once */
   if (k && l->n > (INT64_MAX / 64) / k) return ERR_MEMORY(&I->ctx, "list too long");
   Value r = s.type == V_LIST ? value_list(I, l->n * k) : value_tuple(I, l->n * k);
   if (r.type == V_UNDEF) return -1;

@@ -178,6 +178,8 @@ FUZZ_TIME ?= 60
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 fuzz-build:
+	@# a changed ignore list changes every object's instrumentation
+	@if [ tests/fuzz/ignore.txt -nt build-fuzz/libtsr.a ]; then rm -rf build-fuzz/obj build-fuzz/libtsr.a; fi
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
 	  CFLAGS="-O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
 	    -fsanitize-coverage-ignorelist=tests/fuzz/ignore.txt" \

@@ -1086,6 +1086,7 @@ static int subscript_set(Interp *I, Value obj, Value idx, Value v) {
     }
     value_decref(as_list(obj)->items[i]);
     as_list(obj)->items[i] = value_retain(v);
+    value_gc_stored(I, v);
     return 0;
   }
   return ERR_TYPE(&I->ctx, "'%s' object does not support item assignment", value_type_name(obj));
@@ -1175,6 +1176,7 @@ static int subscript_get_num(Interp *I, Value obj, Value idx, Value *out) {
 static int list_append_method(Interp *I, const Args *a, Value *out) {
   if (a->npos != 1 || a->nkw) return ERR_TYPE(&I->ctx, "list.append() takes exactly one argument (%d given)", a->npos);
   if (list_append(I, a->self, value_retain(a->pos[0])) < 0) return -1;
+  value_gc_stored(I, a->pos[0]);
   *out = v_none();
   return 0;
 }
@@ -1186,6 +1188,7 @@ static int make_method(Interp *I, const Builtin *bi, Value self, Value *out) {
   if (!m) return -1;
   m->h.refcnt = 1; m->h.ctx = &I->ctx; m->h.size = sizeof(Method); m->h.type = V_METHOD;
   m->bi = bi; m->self = value_retain(self);
+  value_gc_track(I, &m->h);
   out->type = V_METHOD; out->o = &m->h;
   return 0;
 }
@@ -1698,6 +1701,7 @@ static int exec_def(Interp *I, Node *n) {
   f->globals = I->frame->globals;
   f->nparams = n->n;
   Value fv; fv.type = V_FUNC; fv.o = &f->h;
+  value_gc_track(I, &f->h);
   if (n->n) {
     f->defaults = ctx_malloc(c, (size_t)n->n * sizeof(Value));
     if (!f->defaults) { f->nparams = 0; value_decref(fv); return -1; }
@@ -1763,6 +1767,7 @@ static int exec_stmt(Interp *I, Node *s) {
   Value v;
   int rc = 0;
   if (ctx_poll(&I->ctx, 1) < 0) return set_pos(I, s);
+  value_gc_maybe(I);
   switch (s->kind) {
   case N_EXPR:
     if (eval(I, s->a, &v) < 0) return -1;
@@ -1942,5 +1947,7 @@ done:
   I->retval = v_none();
   I->depth = 0;
   I->call_depth = 0;
+  /* cycles made by this chunk go now (only a container stored into a list can make one) */
+  if (!saved) value_gc_chunk_end(I);
   return rc;
 }

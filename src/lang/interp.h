@@ -81,7 +81,49 @@ struct Interp {
   char errchunk[256];
   ChunkRef *cur_chunk;  /* chunk of the code being run (borrowed) */
   RandomState random;   /* numpy.random's legacy MT19937 state (builtins_random.c) */
+  /* The cycle collector (value.c): the ring of tracked containers (gc_head a sentinel), their
+     number, how many survived the last collection, and whether a container has been stored
+     into a list since (the only way a cycle can form). */
+  Obj gc_head;
+  int64_t gc_count, gc_survivors;
+  bool gc_dirty;        /* a container was stored into a list: a cycle may have formed */
+  bool gc_cyclic;       /* gc_dirty was ever set: cycles may exist */
+  bool gc_released;     /* a tracked container lost a reference and lives on */
+  int gc_chunks;        /* top-level chunks run since the last collection */
 };
+
+/* Tracks o (a new list, tuple, function, method or slice) for the cycle collector. */
+void value_gc_track(Interp *I, Obj *o);
+/* Notes that v was stored into an existing list (a cycle may have formed). */
+static inline void value_gc_stored(Interp *I, Value v) {
+  if (v.type == V_LIST || v.type == V_TUPLE || v.type == V_FUNC || v.type == V_METHOD ||
+      v.type == V_SLICE)
+    I->gc_dirty = I->gc_cyclic = true;
+}
+/* Frees the tracked containers that only reference each other (Python's cycle collection:
+   counts minus references from tracked containers leave the externally held ones; whatever
+   those do not reach is garbage).  Safe between statements.  Does nothing when it cannot
+   allocate its work list. */
+void value_gc_collect(Interp *I);
+/* When to collect.  Nothing to do until some container has been stored into a list (no
+   cycle can exist before).  Between statements: when a cycle may have formed or been let go
+   and the tracked count has doubled since the last collection (and passed 10 000), so a loop
+   that makes cycles runs in bounded memory at amortized linear cost.  At the end of a
+   top-level chunk: when this chunk stored a container into a list, or, once cycles may
+   exist and a container was let go, when the count grew by half since the last collection
+   or 16 chunks have run since (a host calling tsr_eval in a loop pays for a collection on
+   one call in 16; a dropped cycle lives at most that long). */
+static inline void value_gc_maybe(Interp *I) {
+  if ((I->gc_dirty || (I->gc_cyclic && I->gc_released)) && I->gc_count > 10000 &&
+      I->gc_count > 2 * I->gc_survivors)
+    value_gc_collect(I);
+}
+static inline void value_gc_chunk_end(Interp *I) {
+  I->gc_chunks++;
+  if (I->gc_dirty || (I->gc_cyclic && I->gc_released &&
+                      (2 * I->gc_count >= 3 * I->gc_survivors + 64 || I->gc_chunks >= 16)))
+    value_gc_collect(I);
+}
 
 #define MAX_ARGS 64
 

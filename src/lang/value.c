@@ -55,6 +55,12 @@ static void value_drop(Value v, Obj **queue) {
 
 static void obj_drop(Obj *o, Obj **queue) {
   Ctx *c = o->ctx;
+  if (o->gc_next) {   /* untrack (every object's ctx is its interpreter's first member) */
+    o->gc_prev->gc_next = o->gc_next;
+    o->gc_next->gc_prev = o->gc_prev;
+    o->gc_next = o->gc_prev = NULL;
+    ((Interp *)c)->gc_count--;
+  }
   switch (o->type) {
   case V_LIST: case V_TUPLE: {
     List *l = (List *)o;
@@ -90,6 +96,102 @@ static void obj_drop(Obj *o, Obj **queue) {
 
 void value_obj_free(Obj *o) { obj_free(o); }
 
+/* ---------------------------------------------------------------------------------------- */
+/* The cycle collector.  Reference counting frees everything but cycles (`a = []; a.append(a)`,
+   a function whose default list holds the function); those are found here as Python's gc
+   finds them. */
+
+void value_gc_track(Interp *I, Obj *o) {
+  if (!I->gc_head.gc_next) I->gc_head.gc_next = I->gc_head.gc_prev = &I->gc_head;
+  o->gc_prev = &I->gc_head;
+  o->gc_next = I->gc_head.gc_next;
+  I->gc_head.gc_next->gc_prev = o;
+  I->gc_head.gc_next = o;
+  I->gc_count++;
+}
+
+/* The tracked containers v refers to: calls fn on each. */
+static void gc_referents(Obj *o, void (*fn)(Obj *r, void *arg), void *arg) {
+  Value *v = NULL;
+  int64_t n = 0;
+  switch (o->type) {
+  case V_LIST: case V_TUPLE: v = ((List *)o)->items; n = ((List *)o)->n; break;
+  case V_FUNC: v = ((Func *)o)->defaults; n = ((Func *)o)->nparams; break;
+  case V_METHOD: v = &((Method *)o)->self; n = 1; break;
+  case V_SLICE: v = &((Slice *)o)->start; n = 3; break;
+  default: return;
+  }
+  for (int64_t i = 0; i < n; i++)
+    if (v && v_is_obj(v[i]) && v[i].o->gc_next) fn(v[i].o, arg);
+}
+
+#define GC_REACHABLE INT64_MIN
+
+static void gc_subtract(Obj *r, void *arg) { (void)arg; r->gc_refs--; }
+
+typedef struct { Obj **stack; int64_t n; } GcMark;
+
+static void gc_mark(Obj *r, void *arg) {
+  GcMark *m = arg;
+  if (r->gc_refs == GC_REACHABLE) return;
+  r->gc_refs = GC_REACHABLE;
+  m->stack[m->n++] = r;
+}
+
+/* Drops every reference o holds (setting the slots to None), as its free would. */
+static void gc_clear(Obj *o) {
+  Value *v = NULL;
+  int64_t n = 0;
+  switch (o->type) {
+  case V_LIST: case V_TUPLE: v = ((List *)o)->items; n = ((List *)o)->n; break;
+  case V_FUNC: v = ((Func *)o)->defaults; n = ((Func *)o)->nparams; break;
+  case V_METHOD: v = &((Method *)o)->self; n = 1; break;
+  case V_SLICE: v = &((Slice *)o)->start; n = 3; break;
+  default: return;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    Value old = v[i];
+    v[i] = o->type == V_FUNC ? v_undef() : v_none();
+    value_decref(old);
+  }
+}
+
+void value_gc_released(Obj *o) { ((Interp *)o->ctx)->gc_released = true; }
+
+void value_gc_collect(Interp *I) {
+  Obj *head = &I->gc_head;
+  I->gc_dirty = I->gc_released = false;
+  I->gc_chunks = 0;
+  if (!head->gc_next || head->gc_next == head) { I->gc_survivors = 0; return; }
+  /* a work list of 8 bytes per tracked object, for the moment of the collection: taken from
+     the host's allocator without the state's accounting, so that a collection neither fails
+     on max_memory nor touches a pending error */
+  size_t stack_bytes = (size_t)I->gc_count * sizeof(Obj *);
+  Obj **stack = I->ctx.alloc(I->ctx.alloc_ud, NULL, 0, stack_bytes ? stack_bytes : 1);
+  if (!stack) return;   /* no room to look: try again later */
+  /* 1. references from outside the tracked set: counts minus those among tracked objects */
+  for (Obj *o = head->gc_next; o != head; o = o->gc_next) o->gc_refs = o->refcnt;
+  for (Obj *o = head->gc_next; o != head; o = o->gc_next) gc_referents(o, gc_subtract, NULL);
+  /* 2. everything reachable from an object held from outside */
+  GcMark m = {stack, 0};
+  for (Obj *o = head->gc_next; o != head; o = o->gc_next)
+    if (o->gc_refs > 0) { o->gc_refs = GC_REACHABLE; m.stack[m.n++] = o; }
+  while (m.n > 0) gc_referents(m.stack[--m.n], gc_mark, &m);
+  /* 3. the rest is garbage: hold each, drop what each holds, then let each go */
+  int64_t ngarbage = 0;
+  for (Obj *o = head->gc_next; o != head; o = o->gc_next)
+    if (o->gc_refs != GC_REACHABLE) { o->refcnt++; stack[ngarbage++] = o; }
+  for (int64_t i = 0; i < ngarbage; i++) gc_clear(stack[i]);
+  for (int64_t i = 0; i < ngarbage; i++) {
+    Value v;
+    v.type = stack[i]->type;
+    v.o = stack[i];
+    value_decref(v);
+  }
+  I->ctx.alloc(I->ctx.alloc_ud, stack, stack_bytes ? stack_bytes : 1, 0);
+  I->gc_survivors = I->gc_count;
+}
+
 static Value obj_value(VType type, void *o) {
   Value v; v.type = (uint8_t)type; v.o = o;
   if (!o) v.type = V_UNDEF;
@@ -110,6 +212,7 @@ static Value seq_new(Interp *I, VType type, int64_t n) {
   if (!l->items) { ctx_free(&I->ctx, l, sizeof(List)); return v_undef(); }
   l->cap = cap; l->n = n;
   for (int64_t i = 0; i < n; i++) l->items[i] = v_none();
+  value_gc_track(I, &l->h);
   return obj_value(type, l);
 }
 
@@ -146,6 +249,7 @@ Value value_slice(Interp *I, Value start, Value stop, Value step) {
   Slice *s = obj_new(I, V_SLICE, sizeof(Slice));
   if (!s) { value_decref(start); value_decref(stop); value_decref(step); return v_undef(); }
   s->start = start; s->stop = stop; s->step = step;
+  value_gc_track(I, &s->h);
   return obj_value(V_SLICE, s);
 }
 
@@ -240,15 +344,22 @@ static void repr_str(Buf *b, const char *s, size_t n) {
   buf_putc(b, q);
 }
 
-static void repr_at(Interp *I, Buf *b, Value v, int depth);
+/* The containers whose repr is under way, innermost first: one met again is a reference
+   cycle, shown as Python shows it ([...] or (...)). */
+typedef struct ReprStack { const Obj *o; const struct ReprStack *up; } ReprStack;
 
-static void repr_seq(Interp *I, Buf *b, Value v, int depth) {
+static void repr_at(Interp *I, Buf *b, Value v, int depth, const ReprStack *st);
+
+static void repr_seq(Interp *I, Buf *b, Value v, int depth, const ReprStack *st) {
   List *l = as_list(v);
   bool tuple = v.type == V_TUPLE;
+  for (const ReprStack *p = st; p; p = p->up)
+    if (p->o == v.o) { buf_puts(b, tuple ? "(...)" : "[...]"); return; }
+  ReprStack here = {v.o, st};
   buf_putc(b, tuple ? '(' : '[');
   for (int64_t i = 0; i < l->n; i++) {
     if (i) buf_puts(b, ", ");
-    repr_at(I, b, l->items[i], depth + 1);
+    repr_at(I, b, l->items[i], depth + 1, &here);
   }
   if (tuple && l->n == 1) buf_putc(b, ',');
   buf_putc(b, tuple ? ')' : ']');
@@ -258,9 +369,9 @@ static void repr_seq(Interp *I, Buf *b, Value v, int depth) {
    recursion limit makes it), not a C stack overflow. */
 #define MAX_REPR_DEPTH 1000
 
-void value_repr(Interp *I, Buf *b, Value v) { repr_at(I, b, v, 0); }
+void value_repr(Interp *I, Buf *b, Value v) { repr_at(I, b, v, 0, NULL); }
 
-static void repr_at(Interp *I, Buf *b, Value v, int depth) {
+static void repr_at(Interp *I, Buf *b, Value v, int depth, const ReprStack *st) {
   if (depth > MAX_REPR_DEPTH || ctx_stack_exhausted(&I->ctx)) {   /* or a small host stack */
     ctx_err(&I->ctx, TSR_ERR_RUNTIME, "RecursionError",
             "maximum recursion depth exceeded while getting the repr of an object");
@@ -277,13 +388,13 @@ static void repr_at(Interp *I, Buf *b, Value v, int depth) {
   case V_BUILTIN: buf_printf(b, "<function %s>", v.bi->name); break;
   case V_TENSOR: fmt_repr(b, v.t, &I->ctx.print); break;
   case V_STR: repr_str(b, as_str(v)->s, as_str(v)->len); break;
-  case V_LIST: case V_TUPLE: repr_seq(I, b, v, depth); break;
+  case V_LIST: case V_TUPLE: repr_seq(I, b, v, depth, st); break;
   case V_SLICE: {
     Slice *s = (Slice *)v.o;
     buf_puts(b, "slice(");
-    repr_at(I, b, s->start, depth + 1); buf_puts(b, ", ");
-    repr_at(I, b, s->stop, depth + 1); buf_puts(b, ", ");
-    repr_at(I, b, s->step, depth + 1); buf_putc(b, ')');
+    repr_at(I, b, s->start, depth + 1, st); buf_puts(b, ", ");
+    repr_at(I, b, s->stop, depth + 1, st); buf_puts(b, ", ");
+    repr_at(I, b, s->step, depth + 1, st); buf_putc(b, ')');
     break;
   }
   case V_RANGE: {

@@ -23,7 +23,14 @@ typedef enum {
   V_COUNT
 } VType;
 
-typedef struct Obj { int64_t refcnt; Ctx *ctx; size_t size; uint8_t type; } Obj;  /* size: bytes allocated */
+/* size: bytes allocated.  Containers that can hold references to other containers (list,
+   tuple, function defaults, bound method, slice) are also linked into their interpreter's
+   list of tracked objects (gc_prev/gc_next; NULL when untracked) for the cycle collector,
+   which uses gc_refs as scratch (value.c). */
+typedef struct Obj {
+  int64_t refcnt; Ctx *ctx; size_t size; uint8_t type;
+  struct Obj *gc_prev, *gc_next; int64_t gc_refs;
+} Obj;
 typedef struct Interp Interp;
 typedef struct Builtin Builtin;
 
@@ -62,12 +69,16 @@ static inline void value_incref(Value v) {
   if (v.type == V_TENSOR) v.t->refcnt++;
   else if (v_is_obj(v)) v.o->refcnt++;
 }
+/* Notes that tracked container o lost a reference but lives on: a cycle it is in may just
+   have become garbage (value.c). */
+RT_HIDDEN void value_gc_released(Obj *o);
 static inline void value_decref(Value v) {
   if (v.type == V_TENSOR) {
     if (v.t->refcnt > 1) v.t->refcnt--;
     else tensor_release(v.t);
-  } else if (v_is_obj(v) && --v.o->refcnt == 0) {
-    value_obj_free(v.o);
+  } else if (v_is_obj(v)) {
+    if (--v.o->refcnt == 0) value_obj_free(v.o);
+    else if (v.o->gc_next) value_gc_released(v.o);
   }
 }
 static inline Value value_retain(Value v) { value_incref(v); return v; }

@@ -156,7 +156,7 @@ void interp_free_contents(Interp *I) {
   if (I->globals) dict_free(I->globals);
   if (I->builtins) dict_free(I->builtins);
   if (I->methods) dict_free(I->methods);
-  value_gc_collect(I);   /* whatever is left is cycles */
+  value_gc_free_all(I);   /* whatever is left is cycles */
   buf_free(&I->errbuf);
   I->globals = I->builtins = I->methods = NULL;
   I->retval = I->numpy = v_none();

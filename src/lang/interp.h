@@ -105,6 +105,9 @@ static inline void value_gc_stored(Interp *I, Value v) {
    those do not reach is garbage).  Safe between statements.  Does nothing when it cannot
    allocate its work list. */
 void value_gc_collect(Interp *I);
+/* At close, when nothing outside holds a container any more: frees every tracked container
+   (whatever cycles are left) without the collector's work list, so it cannot fail. */
+void value_gc_free_all(Interp *I);
 /* When to collect.  Nothing to do until some container has been stored into a list (no
    cycle can exist before).  Between statements: when a cycle may have formed or been let go
    and the tracked count has doubled since the last collection (and passed 10 000), so a loop

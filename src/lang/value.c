@@ -156,6 +156,22 @@ static void gc_clear(Obj *o) {
   }
 }
 
+void value_gc_free_all(Interp *I) {
+  Obj *head = &I->gc_head, *next;
+  if (!head->gc_next) return;
+  /* no analysis and no memory needed: hold each, drop what each holds, let each go */
+  for (Obj *o = head->gc_next; o != head; o = o->gc_next) o->refcnt++;
+  for (Obj *o = head->gc_next; o != head; o = o->gc_next) gc_clear(o);
+  for (Obj *o = head->gc_next; o != head; o = next) {
+    next = o->gc_next;
+    Value v;
+    v.type = o->type;
+    v.o = o;
+    value_decref(v);
+  }
+  I->gc_dirty = I->gc_released = false;
+}
+
 void value_gc_released(Obj *o) { ((Interp *)o->ctx)->gc_released = true; }
 
 void value_gc_collect(Interp *I) {

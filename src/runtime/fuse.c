@@ -271,6 +271,11 @@ static int report_steps(Ctx *c, FuseProg *p, Exec *e) {
   return 0;
 }
 
+/* Threads from about 400 000 operand elements touched (131072 elements for a binary op's
+   three operands, 65536 for a*b + c*d - e's six): a pass over more operands is worth
+   splitting at fewer elements. */
+static int64_t fused_par_min(int nleaf) { return (int64_t)393216 / (nleaf + 1); }
+
 Tensor *fuse_run(Ctx *c, FuseProg *p, int i) {
   FuseNode *f = &p->nodes[i];
   if (f->kind == FN_LEAF) return tensor_retain(f->leaf);
@@ -295,10 +300,10 @@ Tensor *fuse_run(Ctx *c, FuseProg *p, int i) {
      what.  Reading them per step and block always would cost more than the arithmetic on
      short rows. */
   if (check) fperr_clear();
-  rc = iter_run_parallel(c, nleaf + 1, ops, fused_loop, &e);
+  rc = iter_run_parallel_from(c, nleaf + 1, ops, fused_loop, &e, fused_par_min(nleaf));
   if (rc == 0 && check && fperr_test()) {
     e.check = true;
-    rc = iter_run_parallel(c, nleaf + 1, ops, fused_loop, &e);
+    rc = iter_run_parallel_from(c, nleaf + 1, ops, fused_loop, &e, fused_par_min(nleaf));
     if (rc == 0 && report_steps(c, p, &e) < 0) rc = -1;
   }
 done:
@@ -341,10 +346,10 @@ int fuse_run_into(Ctx *c, FuseProg *p, int i, Tensor *dst) {
   }
   if (!overlap) {   /* as fuse_run, with dst for the fresh output (a second pass is harmless) */
     if (check) fperr_clear();
-    rc = iter_run_parallel(c, nleaf + 1, ops, fused_loop, &e);
+    rc = iter_run_parallel_from(c, nleaf + 1, ops, fused_loop, &e, fused_par_min(nleaf));
     if (rc == 0 && check && fperr_test()) {
       e.check = true;
-      rc = iter_run_parallel(c, nleaf + 1, ops, fused_loop, &e);
+      rc = iter_run_parallel_from(c, nleaf + 1, ops, fused_loop, &e, fused_par_min(nleaf));
       if (rc == 0 && report_steps(c, p, &e) < 0) rc = -1;
     }
     goto done;

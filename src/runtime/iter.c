@@ -160,7 +160,12 @@ int iter_run(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux) {
 }
 
 int iter_run_parallel(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux) {
-  if (c->nthreads <= 1 || nop < 1 || tensor_size(ops[0]) < ITER_PAR_MIN)
+  return iter_run_parallel_from(c, nop, ops, loop, aux, ITER_PAR_MIN);
+}
+
+int iter_run_parallel_from(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux,
+                           int64_t min_elements) {
+  if (c->nthreads <= 1 || nop < 1 || tensor_size(ops[0]) < min_elements)
     return iter_run(c, nop, ops, loop, aux);
   Walk w;
   int rc = walk_prepare(c, &w, nop, ops);

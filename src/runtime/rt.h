@@ -426,6 +426,10 @@ RT_HIDDEN int iter_run(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void
    loop must then be safe to run concurrently on disjoint parts (it may read aux, not write
    it).  Results are the same for any thread count. */
 RT_HIDDEN int iter_run_parallel(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux);
+/* iter_run_parallel from min_elements elements on (instead of ITER_PAR_MIN, 131072): for
+   loops that touch many operands per element, such as fused programs. */
+RT_HIDDEN int iter_run_parallel_from(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop,
+                                     void *aux, int64_t min_elements);
 /* iter_run_parallel for an output ops[0] that may share memory with some inputs, with
    NumPy's assignment semantics: every input element is read before the output memory it lies
    in is written.  The output is computed in bands into small buffers and each band written

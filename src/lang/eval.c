@@ -921,21 +921,30 @@ static int index_item(Interp *I, Value v, IndexItem *it, Tensor **tmp) {
                             "(`None`) and integer or boolean arrays are valid indices");
 }
 
+/* The items of index idx (a tuple or one value) on t: 0, or -1 with IndexError.  *n counts
+   the items converted, whose tmps the caller releases in either case. */
+static int index_items(Interp *I, const Tensor *t, Value idx, IndexItem *items, Tensor **tmps,
+                       int *n) {
+  *n = 0;
+  if (idx.type != V_TUPLE) {
+    if (index_item(I, idx, &items[0], &tmps[0]) < 0) return -1;
+    *n = 1;
+    return 0;
+  }
+  List *l = as_list(idx);
+  if (l->n > TSR_MAXDIMS)
+    return ERR_INDEX(&I->ctx, "too many indices for array: array is %d-dimensional, but %lld "
+                              "were indexed", t->ndim, (long long)l->n);
+  for (int64_t i = 0; i < l->n; i++, (*n)++)
+    if (index_item(I, l->items[i], &items[*n], &tmps[*n]) < 0) return -1;
+  return 0;
+}
+
 static int tensor_index(Interp *I, Tensor *t, Value idx, Value *set_value, Value *out) {
   IndexItem items[TSR_MAXDIMS + 1];
   Tensor *tmps[TSR_MAXDIMS + 1];
   int n = 0, rc = -1;
-  if (idx.type == V_TUPLE) {
-    List *l = as_list(idx);
-    if (l->n > TSR_MAXDIMS)
-      return ERR_INDEX(&I->ctx, "too many indices for array: array is %d-dimensional, but %lld "
-                                "were indexed", t->ndim, (long long)l->n);
-    for (int64_t i = 0; i < l->n; i++, n++)
-      if (index_item(I, l->items[i], &items[n], &tmps[n]) < 0) goto done;
-  } else {
-    if (index_item(I, idx, &items[0], &tmps[0]) < 0) goto done;
-    n = 1;
-  }
+  if (index_items(I, t, idx, items, tmps, &n) < 0) goto done;
   if (t->ndim == 0 && !t->ndarray) {   /* a NumPy scalar takes only (), ..., None, bools */
     Value self = v_tensor(t);
     if (set_value) {
@@ -1093,31 +1102,36 @@ static int subscript_set(Interp *I, Value obj, Value idx, Value v) {
 }
 
 /* The view t[idx] when idx is basic indexing only (integers, slices, ..., None) on an ndarray
-   (not a NumPy scalar): 0 with *view (a new reference), 1 when idx is something else, -1 on
-   error (the error index_get would give: the same as assigning through idx gives). */
+   (not a NumPy scalar): 0 with *view (a new reference), 1 when idx holds an array index, -1
+   on error (the error assigning through idx gives: the same items, the same index_get). */
 static int basic_view(Interp *I, Tensor *t, Value idx, Tensor **view) {
   IndexItem items[TSR_MAXDIMS + 1];
   Tensor *tmps[TSR_MAXDIMS + 1];
   int n = 0, rc = 1;
   if (t->ndim == 0 && !t->ndarray) return 1;
-  if (idx.type == V_TUPLE) {
-    List *l = as_list(idx);
-    if (l->n > TSR_MAXDIMS) return 1;
-    for (int64_t i = 0; i < l->n; i++, n++) {
-      int kind = l->items[i].type;
-      if (kind != V_INT && kind != V_SLICE && kind != V_NONE && kind != V_ELLIPSIS) goto done;
-      if (index_item(I, l->items[i], &items[n], &tmps[n]) < 0) { rc = -1; n++; goto done; }
-    }
-  } else {
-    if (idx.type != V_INT && idx.type != V_SLICE && idx.type != V_ELLIPSIS) return 1;
-    if (index_item(I, idx, &items[0], &tmps[0]) < 0) return -1;
-    n = 1;
-  }
+  if (index_items(I, t, idx, items, tmps, &n) < 0) { rc = -1; goto done; }
+  for (int i = 0; i < n; i++)
+    if (items[i].kind == IDX_ARRAY) goto done;
   *view = index_get(&I->ctx, t, items, n);
   rc = *view ? 0 : -1;
 done:
   for (int i = 0; i < n; i++) if (tmps[i]) tensor_release(tmps[i]);
   return rc;
+}
+
+/* The object and index of the subscript target `obj[idx]`, evaluated in that order and as
+   boxed values (new references); 0, or -1 with both left None. */
+static int subscript_operands(Interp *I, Node *target, Value *obj, Value *idx) {
+  *obj = *idx = v_none();
+  if (eval_fast(I, target->a, obj) < 0) { *obj = v_none(); return -1; }
+  if (eval_fast(I, target->b, idx) < 0) { *idx = v_none(); goto fail; }
+  if (scalar_box(I, obj) < 0 || scalar_box(I, idx) < 0) goto fail;
+  return 0;
+fail:
+  value_decref(*obj);
+  value_decref(*idx);
+  *obj = *idx = v_none();
+  return -1;
 }
 
 /* `target[idx] = tree` for a fusable tree: the tree's operands are evaluated first (Python
@@ -1133,11 +1147,7 @@ static int assign_fused(Interp *I, Node *target, Node *n) {
   int rc = fuse_walk_inner(I, p, n, &r);
   bool value_failed = rc < 0;   /* its error has its own position, as in eval */
   if (rc == 0 && p->n == 0) n->unfused = 1;
-  if (rc == 0) rc = eval_fast(I, target->a, &obj);
-  if (rc == 0) rc = eval_fast(I, target->b, &idx);
-  if (rc == 0 && ((obj.type == V_SCALAR && scalar_box(I, &obj) < 0) ||
-                  (idx.type == V_SCALAR && scalar_box(I, &idx) < 0)))
-    rc = -1;
+  if (rc == 0) rc = subscript_operands(I, target, &obj, &idx);
   if (rc == 0 && r.node >= 0 && obj.type == V_TENSOR) {
     Tensor *view = NULL;
     int k = basic_view(I, obj.t, idx, &view);
@@ -1636,13 +1646,7 @@ static int assign(Interp *I, Node *target, Value v) {
       value_decref(idx);
       return rc < 0 ? set_pos(I, target) : 0;
     }
-    if (eval_fast(I, target->a, &obj) < 0) return -1;
-    if (eval_fast(I, target->b, &idx) < 0) { value_decref(obj); return -1; }
-    if ((obj.type == V_SCALAR && scalar_box(I, &obj) < 0) ||
-        (idx.type == V_SCALAR && scalar_box(I, &idx) < 0)) {
-      value_decref(obj); value_decref(idx);
-      return -1;
-    }
+    if (subscript_operands(I, target, &obj, &idx) < 0) return -1;
     rc = subscript_set(I, obj, idx, v);
     value_decref(obj); value_decref(idx);
     return rc < 0 ? set_pos(I, target) : 0;

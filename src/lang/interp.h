@@ -93,7 +93,7 @@ struct Interp {
 };
 
 /* Tracks o (a new list, tuple, function, method or slice) for the cycle collector. */
-void value_gc_track(Interp *I, Obj *o);
+RT_HIDDEN void value_gc_track(Interp *I, Obj *o);
 /* Notes that v was stored into an existing list (a cycle may have formed). */
 static inline void value_gc_stored(Interp *I, Value v) {
   if (v.type == V_LIST || v.type == V_TUPLE || v.type == V_FUNC || v.type == V_METHOD ||
@@ -104,10 +104,10 @@ static inline void value_gc_stored(Interp *I, Value v) {
    counts minus references from tracked containers leave the externally held ones; whatever
    those do not reach is garbage).  Safe between statements.  Does nothing when it cannot
    allocate its work list. */
-void value_gc_collect(Interp *I);
+RT_HIDDEN void value_gc_collect(Interp *I);
 /* At close, when nothing outside holds a container any more: frees every tracked container
    (whatever cycles are left) without the collector's work list, so it cannot fail. */
-void value_gc_free_all(Interp *I);
+RT_HIDDEN void value_gc_free_all(Interp *I);
 /* When to collect.  Nothing to do until some container has been stored into a list (no
    cycle can exist before).  Between statements: when a cycle may have formed or been let go
    and the tracked count has doubled since the last collection (and passed 10 000), so a loop

@@ -110,19 +110,27 @@ void value_gc_track(Interp *I, Obj *o) {
   I->gc_count++;
 }
 
-/* The tracked containers v refers to: calls fn on each. */
-static void gc_referents(Obj *o, void (*fn)(Obj *r, void *arg), void *arg) {
-  Value *v = NULL;
-  int64_t n = 0;
+/* The reference slots of a tracked container (*n of them at *v; none for other objects). */
+static void gc_slots(Obj *o, Value **v, int64_t *n) {
+  *v = NULL;
+  *n = 0;
   switch (o->type) {
-  case V_LIST: case V_TUPLE: v = ((List *)o)->items; n = ((List *)o)->n; break;
-  case V_FUNC: v = ((Func *)o)->defaults; n = ((Func *)o)->nparams; break;
-  case V_METHOD: v = &((Method *)o)->self; n = 1; break;
-  case V_SLICE: v = &((Slice *)o)->start; n = 3; break;
-  default: return;
+  case V_LIST: case V_TUPLE: *v = ((List *)o)->items; *n = ((List *)o)->n; break;
+  case V_FUNC: *v = ((Func *)o)->defaults; *n = ((Func *)o)->nparams; break;
+  case V_METHOD: *v = &((Method *)o)->self; *n = 1; break;
+  case V_SLICE: *v = &((Slice *)o)->start; *n = 3; break;
+  default: break;
   }
+  if (!*v) *n = 0;
+}
+
+/* The tracked containers o refers to: calls fn on each. */
+static void gc_referents(Obj *o, void (*fn)(Obj *r, void *arg), void *arg) {
+  Value *v;
+  int64_t n;
+  gc_slots(o, &v, &n);
   for (int64_t i = 0; i < n; i++)
-    if (v && v_is_obj(v[i]) && v[i].o->gc_next) fn(v[i].o, arg);
+    if (v_is_obj(v[i]) && v[i].o->gc_next) fn(v[i].o, arg);
 }
 
 #define GC_REACHABLE INT64_MIN
@@ -140,15 +148,9 @@ static void gc_mark(Obj *r, void *arg) {
 
 /* Drops every reference o holds (setting the slots to None), as its free would. */
 static void gc_clear(Obj *o) {
-  Value *v = NULL;
-  int64_t n = 0;
-  switch (o->type) {
-  case V_LIST: case V_TUPLE: v = ((List *)o)->items; n = ((List *)o)->n; break;
-  case V_FUNC: v = ((Func *)o)->defaults; n = ((Func *)o)->nparams; break;
-  case V_METHOD: v = &((Method *)o)->self; n = 1; break;
-  case V_SLICE: v = &((Slice *)o)->start; n = 3; break;
-  default: return;
-  }
+  Value *v;
+  int64_t n;
+  gc_slots(o, &v, &n);
   for (int64_t i = 0; i < n; i++) {
     Value old = v[i];
     v[i] = o->type == V_FUNC ? v_undef() : v_none();

@@ -48,6 +48,12 @@ bool fperr_active(const Ctx *c) {
   return false;
 }
 
+bool fperr_any_raise(const Ctx *c) {
+  for (int k = 0; k < FPE_NCAT; k++)
+    if (fperr_mode(c, k) == FPMODE_RAISE) return true;
+  return false;
+}
+
 int fperr_report(Ctx *c, int flags, const char *name) {
   bool first = true;   /* 'print' shows only the first error of a call, as NumPy does */
   for (int k = 0; k < FPE_NCAT; k++) {

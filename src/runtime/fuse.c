@@ -276,9 +276,13 @@ static int report_steps(Ctx *c, FuseProg *p, Exec *e) {
    splitting at fewer elements. */
 static int64_t fused_par_min(int nleaf) { return (int64_t)393216 / (nleaf + 1); }
 
-Tensor *fuse_run(Ctx *c, FuseProg *p, int i) {
+/* Computes node i (not a leaf) into dst.  With fresh, dst is a new tensor that no operand
+   can share memory with; otherwise dst may overlap operands, and the pass is staged
+   (iter_run_staged) or declined.  Returns 0, -1 on error, or 1 when declined (nothing was
+   written: under seterr 'raise', which must stop before any write, or an overlap pattern the
+   staged pass does not take). */
+static int run_into(Ctx *c, FuseProg *p, int i, Tensor *dst, bool fresh) {
   FuseNode *f = &p->nodes[i];
-  if (f->kind == FN_LEAF) return tensor_retain(f->leaf);
   Exec e;
   Tensor *leaves[FUSE_MAXLEAF], *ops[FUSE_MAXLEAF + 1] = {NULL};
   int nleaf = 0, rc = -1;
@@ -287,36 +291,49 @@ Tensor *fuse_run(Ctx *c, FuseProg *p, int i) {
   e.reports = e.check = false;
   compile(p, i, &e, leaves, &nleaf, &root);
   bool check = e.reports && fperr_active(c);
-  if (!(ops[0] = tensor_empty(c, f->ot, f->ndim, f->shape))) return NULL;
+  if (!fresh && check && fperr_any_raise(c)) return 1;
+  ops[0] = dst;
+  bool overlap = false;
   for (int k = 0; k < nleaf; k++) {
     Tensor *t = leaves[k];
     bool same = t->ndim == f->ndim && !memcmp(t->shape, f->shape, (size_t)f->ndim * sizeof *f->shape);
     ops[k + 1] = same ? tensor_retain(t) : tensor_broadcast_to(c, t, f->ndim, f->shape);
     if (!ops[k + 1]) goto done;
+    if (!fresh && tensor_may_overlap(dst, ops[k + 1])) overlap = true;
   }
-  /* The flags are read once for the whole pass (the pool hands its workers' flags back);
-     only when some were raised does a second pass, with the same inputs into the same fresh
-     output and so the same results, read them after every step to tell which ufunc raised
-     what.  Reading them per step and block always would cost more than the arithmetic on
-     short rows. */
-  if (check) fperr_clear();
-  rc = iter_run_parallel_from(c, nleaf + 1, ops, fused_loop, &e, fused_par_min(nleaf));
-  if (rc == 0 && check && fperr_test()) {
-    e.check = true;
+  if (!overlap) {
+    /* The flags are read once for the whole pass (the pool hands its workers' flags back);
+       only when some were raised does a second pass, with the same inputs into the same
+       output and so the same results, read them after every step to tell which ufunc raised
+       what.  Reading them per step and block always would cost more than the arithmetic on
+       short rows. */
+    if (check) fperr_clear();
     rc = iter_run_parallel_from(c, nleaf + 1, ops, fused_loop, &e, fused_par_min(nleaf));
-    if (rc == 0 && report_steps(c, p, &e) < 0) rc = -1;
+    if (rc == 0 && check && fperr_test()) {
+      e.check = true;
+      rc = iter_run_parallel_from(c, nleaf + 1, ops, fused_loop, &e, fused_par_min(nleaf));
+      if (rc == 0 && report_steps(c, p, &e) < 0) rc = -1;
+    }
+  } else {
+    /* the inputs change as the output is written, so no second pass: a band whose flags
+       were raised is computed again, attributing them, before it is written */
+    Exec e2 = e;
+    e2.check = true;
+    for (int k = 0; k < e.nstep; k++) atomic_init(&e2.fp[k], 0);
+    rc = iter_run_staged(c, nleaf + 1, ops, fused_loop, &e, check ? fused_loop : NULL, &e2);
+    if (rc == 0 && check && report_steps(c, p, &e2) < 0) rc = -1;
   }
 done:
   for (int k = 1; k <= nleaf; k++) if (ops[k]) tensor_release(ops[k]);
-  if (rc < 0) { tensor_release(ops[0]); return NULL; }
-  return ops[0];
+  return rc;
 }
 
-/* Is some category of c's numpy.seterr state 'raise'? */
-static bool fperr_any_raise(const Ctx *c) {
-  for (int k = 0; k < FPE_NCAT; k++)
-    if (fperr_mode(c, k) == FPMODE_RAISE) return true;
-  return false;
+Tensor *fuse_run(Ctx *c, FuseProg *p, int i) {
+  FuseNode *f = &p->nodes[i];
+  if (f->kind == FN_LEAF) return tensor_retain(f->leaf);
+  Tensor *r = tensor_empty(c, f->ot, f->ndim, f->shape);
+  if (r && run_into(c, p, i, r, true) < 0) { tensor_release(r); return NULL; }
+  return r;
 }
 
 int fuse_run_into(Ctx *c, FuseProg *p, int i, Tensor *dst) {
@@ -325,41 +342,5 @@ int fuse_run_into(Ctx *c, FuseProg *p, int i, Tensor *dst) {
       memcmp(dst->shape, f->shape, (size_t)f->ndim * sizeof *f->shape) != 0 ||
       dst->storage->readonly || dst->readonly || tensor_size(dst) <= 1)
     return 1;
-  Exec e, e2;
-  Tensor *leaves[FUSE_MAXLEAF], *ops[FUSE_MAXLEAF + 1] = {NULL};
-  int nleaf = 0, rc = -1;
-  Src root;
-  e.nstep = 0;
-  e.reports = e.check = false;
-  compile(p, i, &e, leaves, &nleaf, &root);
-  bool check = e.reports && fperr_active(c);
-  /* 'raise' stops before anything is written, as the unfused evaluation does */
-  if (check && fperr_any_raise(c)) return 1;
-  ops[0] = dst;
-  bool overlap = false;
-  for (int k = 0; k < nleaf; k++) {
-    Tensor *t = leaves[k];
-    bool same = t->ndim == f->ndim && !memcmp(t->shape, f->shape, (size_t)f->ndim * sizeof *f->shape);
-    ops[k + 1] = same ? tensor_retain(t) : tensor_broadcast_to(c, t, f->ndim, f->shape);
-    if (!ops[k + 1]) goto done;
-    if (tensor_may_overlap(dst, ops[k + 1])) overlap = true;
-  }
-  if (!overlap) {   /* as fuse_run, with dst for the fresh output (a second pass is harmless) */
-    if (check) fperr_clear();
-    rc = iter_run_parallel_from(c, nleaf + 1, ops, fused_loop, &e, fused_par_min(nleaf));
-    if (rc == 0 && check && fperr_test()) {
-      e.check = true;
-      rc = iter_run_parallel_from(c, nleaf + 1, ops, fused_loop, &e, fused_par_min(nleaf));
-      if (rc == 0 && report_steps(c, p, &e) < 0) rc = -1;
-    }
-    goto done;
-  }
-  e2 = e;
-  e2.check = true;
-  for (int k = 0; k < e.nstep; k++) atomic_init(&e2.fp[k], 0);
-  rc = iter_run_staged(c, nleaf + 1, ops, fused_loop, &e, check ? fused_loop : NULL, &e2);
-  if (rc == 0 && check && report_steps(c, p, &e2) < 0) rc = -1;
-done:
-  for (int k = 1; k <= nleaf; k++) if (ops[k]) tensor_release(ops[k]);
-  return rc;
+  return run_into(c, p, i, dst, false);
 }

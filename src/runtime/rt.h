@@ -178,6 +178,8 @@ RT_HIDDEN int fperr_test(void);
 RT_HIDDEN void fperr_raise(int flags);
 RT_HIDDEN FpMode fperr_mode(const Ctx *c, int k);
 RT_HIDDEN bool fperr_active(const Ctx *c);
+/* Is some category 'raise' (an operation must then check before it writes anything)? */
+RT_HIDDEN bool fperr_any_raise(const Ctx *c);
 /* Acts on the flags raised by one ufunc call named name ("divide", "scalar divide", "reduce"),
    category by category in NumPy's order (divide, over, under, invalid): 'warn' and 'print'
    go to c->fperr.report with "divide by zero encountered in divide" (also "overflow",

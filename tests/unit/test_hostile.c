@@ -21,12 +21,16 @@ static void discard(void *ud, int stream, const char *s, size_t n) {
   (void)ud; (void)stream; (void)s; (void)n;
 }
 
-static tsr_State *open_quiet(void) {
+/* A state that discards its output, with a memory cap (0: none). */
+static tsr_State *open_capped(size_t max_memory) {
   tsr_Config cfg;
   tsr_config_init(&cfg);
   cfg.write = discard;
+  cfg.max_memory = max_memory;
   return tsr_open(&cfg);
 }
+
+static tsr_State *open_quiet(void) { return open_capped(0); }
 
 /* The state still evaluates: x = 6 * 7, read back. */
 static int usable(tsr_State *S) {
@@ -291,11 +295,8 @@ static void test_einsum_operands(tsr_State *S) {
    let go: `del x` or `x = None` must still parse and run.  (fuzz_eval's probe met this state
    and called it broken; it now replaces such a state instead.) */
 static void test_globals_fill_cap(void) {
-  tsr_Config cfg;
-  tsr_config_init(&cfg);
-  cfg.write = discard;
-  cfg.max_memory = (size_t)4 << 20;
-  tsr_State *S = tsr_open(&cfg);
+  const size_t cap = (size_t)4 << 20;
+  tsr_State *S = open_capped(cap);
   CHECK(S != NULL);
   if (!S) return;
   /* the biggest x that fits, found by halving: every failure must be MemoryError */
@@ -321,7 +322,7 @@ static void test_globals_fill_cap(void) {
     full = st == TSR_ERR_MEMORY;
   }
   CHECK(full);
-  CHECK(tsr_memory_used(S, NULL) <= cfg.max_memory);
+  CHECK(tsr_memory_used(S, NULL) <= cap);
   CHECK(tsr_eval(S, "del x\n", "<free>", NULL) == TSR_OK);
   CHECK(usable(S));
   CHECK(tsr_eval(S, src, "<fill>", NULL) == TSR_OK);   /* the last small global again */
@@ -333,11 +334,8 @@ static void test_globals_fill_cap(void) {
    evals of being let go, between the statements of a long loop that makes them (else 300 000
    of them would pass a 16 MiB cap), and at tsr_close (LeakSanitizer checks that under ASan). */
 static void test_cycles(void) {
-  tsr_Config cfg;
-  tsr_config_init(&cfg);
-  cfg.write = discard;
-  cfg.max_memory = (size_t)16 << 20;
-  tsr_State *S = tsr_open(&cfg);
+  const size_t cap = (size_t)16 << 20;
+  tsr_State *S = open_capped(cap);
   CHECK(S != NULL);
   if (!S) return;
   /* the same names bound and a function defined and deleted once, so that the globals dict

@@ -750,7 +750,9 @@ static int check_path(Ctx *c, int nop, const EinsumPath *path) {
 /* ------------------------------------------------------------------------------------------
 ** Execution: operands with one label per axis, contracted pairwise.
 */
-typedef struct Op { Tensor *t; int n; uint8_t lab[TSR_MAXDIMS]; } Op;
+/* An operand of the plan: its tensor, labels, and whether every zero in it is known to be
+   +0.0 (a GEMM's output: BLAS accumulates into zeroed registers, so it never makes -0.0). */
+typedef struct Op { Tensor *t; int n; uint8_t lab[TSR_MAXDIMS]; bool plus_zero; } Op;
 
 static LSet op_set(const Op *o) {
   LSet s = lset_empty();
@@ -777,6 +779,7 @@ static int op_sum(Ctx *c, Op *o, LSet keep) {
   for (int i = 0; i < o->n; i++)
     if (lset_has(keep, o->lab[i])) o->lab[k++] = o->lab[i];
   o->n = k;
+  o->plus_zero = false;
   tensor_release(o->t);
   o->t = t;
   return 0;
@@ -908,6 +911,7 @@ static int contract_pair(Ctx *c, Op *A, Op *B, LSet keep, Op *res) {
   uint64_t *row = NULL;
   size_t row_bytes = 0;
   res->t = NULL;
+  res->plus_zero = false;
   LSet sa = op_set(A), sb = op_set(B);
   if (op_sum(c, A, lset_or(keep, sb)) || op_sum(c, B, lset_or(keep, sa))) goto done;
   sa = op_set(A);
@@ -959,6 +963,7 @@ static int contract_pair(Ctx *c, Op *A, Op *B, LSet keep, Op *res) {
       shape[i] = a >= 0 ? A->t->shape[a] : B->t->shape[op_index(B, res->lab[i])];
     }
     if ((res->t = tensor_zeros(c, dt, res->n, shape))) rc = 0;
+    res->plus_zero = true;
     goto done;
   }
   if (merge_group(A, ll, nl, &M, &am) && merge_group(A, kl, nk, &K, &ak))
@@ -1036,6 +1041,7 @@ static int contract_pair(Ctx *c, Op *A, Op *B, LSet keep, Op *res) {
     if (ctx_poll(c, acc / 4096)) goto done;
   }
   res->t = C;
+  res->plus_zero = fl && !(M == 1 && N == 1);   /* a dot may return its one product's -0.0 */
   C = NULL;
   rc = 0;
 done:
@@ -1048,9 +1054,10 @@ done:
   return rc;
 }
 
-/* Runs path over ops (owned; all released), giving the result with labels out[0..nout). */
+/* Runs path over ops (owned; all released), giving the result with labels out[0..nout);
+   *plus_zero tells whether the result is known to hold no -0.0. */
 static Tensor *execute(Ctx *c, Op *ops, int nop, const EinsumPath *path, const uint8_t *out,
-                       int nout) {
+                       int nout, bool *plus_zero) {
   LSet outset = lset_empty();
   for (int i = 0; i < nout; i++) lset_add(&outset, out[i]);
   Op *list = ops, tmp[TSR_MAXDIMS * 4];
@@ -1090,6 +1097,7 @@ static Tensor *execute(Ctx *c, Op *ops, int nop, const EinsumPath *path, const u
   }
   if (op_sum(c, &list[0], outset) || op_permute(c, &list[0], out)) goto fail;
   r = list[0].t;
+  *plus_zero = list[0].plus_zero;
   list[0].t = NULL;
 fail:
   for (int i = 0; i < n; i++) op_release(&list[i]);
@@ -1364,6 +1372,7 @@ static int make_op(Ctx *c, const Parsed *p, int i, Tensor *t, DType dt, Op *o) {
   int64_t shape[TSR_MAXDIMS], strides[TSR_MAXDIMS];
   o->n = 0;
   o->t = NULL;
+  o->plus_zero = false;
   for (int a = 0; a < p->ndim[i]; a++) {
     int k = op_index(o, lab[a]);
     if (k < 0) {
@@ -1397,7 +1406,8 @@ static int make_op(Ctx *c, const Parsed *p, int i, Tensor *t, DType dt, Op *o) {
 }
 
 /* x + 0.0 for every element: NumPy's c_einsum adds its sums into a zeroed output, so a sum
-   of negative zeros is +0.0 there, where GEMM and elementwise products keep -0.0. */
+   of negative zeros is +0.0 there, where elementwise products, tsr's reductions and a dot of
+   one product keep -0.0.  (Skipped when the last step was a GEMM, which makes no -0.0.) */
 static void positive_zero_loop(char **data, const int64_t *steps, int64_t n, void *aux) {
   DType dt = *(const DType *)aux;
   char *p = data[0];
@@ -1559,10 +1569,11 @@ Tensor *einsum_compute(Ctx *c, const char *subscripts, int nop, Tensor *const *o
   Tensor *r = NULL;
   for (int i = 0; i < nop; i++)
     if (make_op(c, p, i, ops[i], dt, &list[i])) goto fail;
-  r = execute(c, list, nop, path, p->out, p->nout);
+  bool plus_zero = false;
+  r = execute(c, list, nop, path, p->out, p->nout, &plus_zero);
   ctx_free(c, list, ob);
   if (!r) return NULL;
-  if (dtype_is_float(dt) && iter_run(c, 1, &r, positive_zero_loop, &dt)) {
+  if (dtype_is_float(dt) && !plus_zero && iter_run(c, 1, &r, positive_zero_loop, &dt)) {
     tensor_release(r);
     return NULL;
   }

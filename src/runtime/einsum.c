@@ -3,10 +3,12 @@
 ** (c_einsum, optimize=False) and the Python one (einsumfunc.py, any other optimize=), each with
 ** its own error texts.  Both end in one plan: operands with one label per axis (diagonals taken
 ** by summing strides), a label size table and a path of pairwise contractions.  Each pairwise
-** contraction groups its labels into batch / left / contracted / right and runs one CBLAS GEMM
-** (or DOT) per batch index for float32/float64, a strided loop for integers and bool, or the
-** elementwise multiply when nothing is contracted.  Plans are cached per Ctx by subscripts,
-** optimize and shapes.
+** contraction groups its labels into batch / left / contracted / right, lays the operands out
+** for BLAS (copying only when their strides demand it) and runs one matrix product per batch
+** index on the kernel numpy.matmul and numpy.dot use (product.h: CBLAS dot, gemv, syrk or gemm,
+** picked by shape as NumPy's dot picks them, so optimize=True steps equal NumPy's tensordot bit
+** for bit; exact loops for integers and bool), or the elementwise multiply when nothing is
+** contracted.  Plans are cached per Ctx by subscripts, optimize and shapes.
 */
 #include "einsum.h"
 #include "product.h"
@@ -839,43 +841,11 @@ static int blas_layout(int64_t R, int64_t C, int64_t *r, int64_t *c) {
   return -1;
 }
 
-/* One product C[m, n] = sum_k A[m, k] B[k, n]; strides in elements. */
-typedef struct Gemm {
-  int64_t M, N, K;
-  const char *A; int64_t am, ak; int la;   /* la, lb: blas_layout results */
-  const char *B; int64_t bk, bn; int lb;
-  char *C; int64_t cm;
-} Gemm;
-
-#define DEFINE_GEMM_FLOAT(NAME, T, P)                                                      \
-  static void NAME(const Gemm *g) {                                                        \
-    const T *A = (const T *)g->A, *B = (const T *)g->B;                                    \
-    if (g->M == 1 && g->N == 1) {                                                          \
-      *(T *)g->C = (T)cblas_##P##dot((int)g->K, A, (int)g->ak, B, (int)g->bk);             \
-      return;                                                                              \
-    }                                                                                      \
-    cblas_##P##gemm(CblasRowMajor, g->la ? CblasTrans : CblasNoTrans,                      \
-                    g->lb ? CblasTrans : CblasNoTrans, (int)g->M, (int)g->N, (int)g->K, 1, \
-                    A, (int)(g->la ? g->ak : g->am), B, (int)(g->lb ? g->bn : g->bk), 0,   \
-                    (T *)g->C, (int)g->cm);                                                \
-  }
-DEFINE_GEMM_FLOAT(gemm_f32, float, s)
-DEFINE_GEMM_FLOAT(gemm_f64, double, d)
-
-/* Runs one product: floats on CBLAS with the layouts chosen above; integers and bool on the
-   product kernel of numpy.matmul (product.h), row being its scratch of max(M, N) uint64_t. */
-static void gemm_run(DType dt, const Gemm *g, uint64_t *row) {
-  if (dt == TSR_FLOAT32) { gemm_f32(g); return; }
-  if (dt == TSR_FLOAT64) { gemm_f64(g); return; }
-  MatMul m = {g->M, g->N, g->K, g->A, g->am, g->ak, g->B, g->bk, g->bn, g->C, g->cm};
-  linalg_product(dt, &m, row);
-}
-
 /* A batch of float products run on the pool, item `it` being the product of batch index it
    (C-order over the nb batch dims of shape `shape`, operand strides sa/sb in bytes). */
 typedef struct BatchGemm {
   DType dt;
-  Gemm g;                    /* item 0's product */
+  MatMul g;                  /* item 0's product */
   int nb;
   const int64_t *shape, *sa, *sb;
   int64_t cstep;             /* bytes between consecutive products' outputs */
@@ -884,7 +854,7 @@ typedef struct BatchGemm {
 static void batch_gemm_task(void *arg, int64_t lo, int64_t hi) {
   const BatchGemm *b = arg;
   for (int64_t it = lo; it < hi; it++) {
-    Gemm g = b->g;
+    MatMul g = b->g;
     int64_t rest = it;
     for (int d = b->nb - 1; d >= 0; d--) {
       int64_t i = rest % b->shape[d];
@@ -893,7 +863,7 @@ static void batch_gemm_task(void *arg, int64_t lo, int64_t hi) {
       g.B += i * b->sb[d];
     }
     g.C += it * b->cstep;
-    gemm_run(b->dt, &g, NULL);
+    linalg_product(b->dt, &g, NULL);
   }
 }
 
@@ -1005,8 +975,7 @@ static int contract_pair(Ctx *c, Op *A, Op *B, LSet keep, Op *res) {
       sb_[i] = B->t->strides[op_index(B, bl[i])] * isz;
       idx[i] = 0;
     }
-    Gemm g = {M, N, K, tensor_data(A->t), am, ak, la, tensor_data(B->t), bk, bn, lb,
-              tensor_data(C), N};
+    MatMul g = {M, N, K, tensor_data(A->t), am, ak, tensor_data(B->t), bk, bn, tensor_data(C), N};
     int64_t nbatch = total / (M * N);
     uint64_t work = (uint64_t)(M * N) * (uint64_t)K, acc = 0;
     if (!fl) {
@@ -1022,7 +991,7 @@ static int contract_pair(Ctx *c, Op *A, Op *B, LSet keep, Op *res) {
       nbatch = 0;   /* all done */
     }
     for (int64_t it = 0; it < nbatch; it++) {
-      gemm_run(dt, &g, row);
+      linalg_product(dt, &g, row);
       g.C += M * N * isz;
       acc += work;
       if (acc >= 1u << 20) {

@@ -3,7 +3,7 @@
 ** weak scalars), scalar get/set and the strided cast kernels between every pair of dtypes.
 */
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "align-loops=64")
 #endif
 #include "rt.h"
 

@@ -5,7 +5,7 @@
 ** sequential accumulation otherwise; see shared/notes/numpy-sums.md).
 */
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "align-loops=64")
 #endif
 #include "rt.h"
 

@@ -5,7 +5,7 @@
 ** and scalar-broadcast fast paths the compiler vectorises.
 */
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "align-loops=64")
 #endif
 #include "rt.h"
 #include "fuse.h"

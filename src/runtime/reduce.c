@@ -31,7 +31,7 @@ static const char *const reduction_names[RED_COUNT] = {
 ** variant per float type.
 */
 #define DEFINE_PAIRWISE(NAME, T, AT)                                                       \
-  static T NAME(const char *a, int64_t n, int64_t s) {                                     \
+  KERNEL_CLONES static T NAME(const char *a, int64_t n, int64_t s) {                                     \
     (void)s;                                                                               \
     if (n < 8) {                                                                           \
       T r = -(T)0.0;                                                                       \
@@ -128,29 +128,29 @@ typedef void (*RunKernel)(const char *in, int64_t is, char *out, int64_t os, int
 #define OP_ADD(a, b) ((a) + (b))
 #define OP_MUL(a, b) ((a) * (b))
 
-static void k_sum_f32(const char *in, int64_t is, char *out, int64_t os, int64_t n) {
+KERNEL_CLONES static void k_sum_f32(const char *in, int64_t is, char *out, int64_t os, int64_t n) {
   if (os == 0)
     *(float *)out += is == 4 ? pw_f32(in, n, is) : pw_f32s(in, n, is);
   else
     ELEMWISE(float, OP_ADD);
 }
-static void k_sum_f64(const char *in, int64_t is, char *out, int64_t os, int64_t n) {
+KERNEL_CLONES static void k_sum_f64(const char *in, int64_t is, char *out, int64_t os, int64_t n) {
   if (os == 0)
     *(double *)out += is == 8 ? pw_f64(in, n, is) : pw_f64s(in, n, is);
   else
     ELEMWISE(double, OP_ADD);
 }
 /* Integer sums and products wrap: uint64_t arithmetic on the bits of int64 or uint64. */
-static void k_sum_u64(const char *in, int64_t is, char *out, int64_t os, int64_t n) {
+KERNEL_CLONES static void k_sum_u64(const char *in, int64_t is, char *out, int64_t os, int64_t n) {
   if (os == 0) FOLD_LANES(uint64_t, OP_ADD); else ELEMWISE(uint64_t, OP_ADD);
 }
-static void k_prod_f32(const char *in, int64_t is, char *out, int64_t os, int64_t n) {
+KERNEL_CLONES static void k_prod_f32(const char *in, int64_t is, char *out, int64_t os, int64_t n) {
   if (os == 0) FOLD(float, OP_MUL); else ELEMWISE(float, OP_MUL);
 }
-static void k_prod_f64(const char *in, int64_t is, char *out, int64_t os, int64_t n) {
+KERNEL_CLONES static void k_prod_f64(const char *in, int64_t is, char *out, int64_t os, int64_t n) {
   if (os == 0) FOLD(double, OP_MUL); else ELEMWISE(double, OP_MUL);
 }
-static void k_prod_u64(const char *in, int64_t is, char *out, int64_t os, int64_t n) {
+KERNEL_CLONES static void k_prod_u64(const char *in, int64_t is, char *out, int64_t os, int64_t n) {
   if (os == 0) FOLD_LANES(uint64_t, OP_MUL); else ELEMWISE(uint64_t, OP_MUL);
 }
 
@@ -187,11 +187,11 @@ static void k_any(const char *in, int64_t is, char *out, int64_t os, int64_t n) 
 #define OP_MAX_F(a, b) ((a) > (b) || IS_NAN(a) ? (a) : (b))
 #define OP_MIN_F(a, b) ((a) < (b) || IS_NAN(a) ? (a) : (b))
 #define DEFINE_MAXMIN(ENUM, T, NAME, KIND)                                                 \
-  static void k_max_##T(const char *in, int64_t is, char *out, int64_t os, int64_t n) {   \
+  KERNEL_CLONES static void k_max_##T(const char *in, int64_t is, char *out, int64_t os, int64_t n) {   \
     if (KIND == 'f') { if (os == 0) FOLD_LANES(T, OP_MAX_F); else ELEMWISE(T, OP_MAX_F); }  \
     else { if (os == 0) FOLD_LANES(T, OP_MAX_I); else ELEMWISE(T, OP_MAX_I); }              \
   }                                                                                        \
-  static void k_min_##T(const char *in, int64_t is, char *out, int64_t os, int64_t n) {   \
+  KERNEL_CLONES static void k_min_##T(const char *in, int64_t is, char *out, int64_t os, int64_t n) {   \
     if (KIND == 'f') { if (os == 0) FOLD_LANES(T, OP_MIN_F); else ELEMWISE(T, OP_MIN_F); }  \
     else { if (os == 0) FOLD_LANES(T, OP_MIN_I); else ELEMWISE(T, OP_MIN_I); }              \
   }
@@ -209,7 +209,7 @@ static const RunKernel k_min[DTYPE_COUNT] = { DTYPE_TABLE(X_KMIN) };
 */
 typedef void (*RowKernel)(const char *in, int64_t rs, char *out, int64_t nrows, int64_t n);
 #define DEFINE_ROWS(NAME, T, F)                                                            \
-  static void NAME(const char *in, int64_t rs, char *out, int64_t nrows, int64_t n) {      \
+  KERNEL_CLONES static void NAME(const char *in, int64_t rs, char *out, int64_t nrows, int64_t n) {      \
     T *restrict o = (T *)out;                                                              \
     int64_t r = 0;                                                                         \
     for (; r + 4 <= nrows; r += 4) {                                                       \

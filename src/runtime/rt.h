@@ -18,6 +18,16 @@
 #define TSR_MAXDIMS 32
 #define RT_HIDDEN __attribute__((visibility("hidden")))
 
+/* Kernels (elementwise and reduction loops) are also built for AVX2 and picked at load time
+   when the CPU has it (an ifunc): more lanes for the same IEEE operations in the same order,
+   so the same results (no FMA: -std=c11 keeps floating-point contraction off, and GCC never
+   reassociates without -ffast-math).  TSR_NO_CLONES builds the baseline only. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(TSR_NO_CLONES)
+#define KERNEL_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define KERNEL_CLONES
+#endif
+
 typedef tsr_DType DType;
 typedef struct tsr_Tensor Tensor;
 

@@ -269,7 +269,7 @@ T_FLT(LOGADD_HELPERS, _)
 /* One typed inner loop: out[i] = EXPR(x = a[i], y = b[i]).  Fast paths: all contiguous, and
    one operand a broadcast scalar (step 0); else strided. */
 #define BIN_LOOP(FN, T, OT, EXPR)                                                      \
-  static void FN(char **d, const int64_t *s, int64_t n, void *aux) {                   \
+  KERNEL_CLONES static void FN(char **d, const int64_t *s, int64_t n, void *aux) {                   \
     (void)aux;                                                                         \
     const int64_t is = (int64_t)sizeof(T), os = (int64_t)sizeof(OT);                   \
     OT *o = (OT *)d[0];                                                                \
@@ -440,7 +440,7 @@ static inline void recip_zero(void) { fperr_raise(FPE_DIVIDE | FPE_INVALID); }
   X(DEGREES, K_FLT, SAME) X(FABS, K_FLT, SAME) X(SIGNBIT, K_FLT, BOOL)
 
 #define UN_LOOP(FN, T, OT, EXPR)                                                       \
-  static void FN(char **d, const int64_t *s, int64_t n, void *aux) {                   \
+  KERNEL_CLONES static void FN(char **d, const int64_t *s, int64_t n, void *aux) {                   \
     (void)aux;                                                                         \
     if (s[0] == (int64_t)sizeof(OT) && s[1] == (int64_t)sizeof(T)) {                   \
       OT *o = (OT *)d[0]; const T *pa = (const T *)d[1];                               \
@@ -1053,7 +1053,7 @@ Tensor *ufunc_unary(Ctx *c, UnaryUfunc op, Tensor *a, Tensor *out) {
 /* ---------------------------------------------------------------------------------------- */
 
 #define WHERE_LOOP(FN, T)                                                              \
-  static void FN(char **d, const int64_t *s, int64_t n, void *aux) {                   \
+  KERNEL_CLONES static void FN(char **d, const int64_t *s, int64_t n, void *aux) {                   \
     (void)aux;                                                                         \
     char *po = d[0]; const char *pc = d[1], *px = d[2], *py = d[3];                    \
     for (int64_t i = 0; i < n; i++, po += s[0], pc += s[1], px += s[2], py += s[3])    \

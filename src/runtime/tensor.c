@@ -635,6 +635,16 @@ Tensor *tensor_ravel(Ctx *c, Tensor *t) {
 }
 
 int broadcast_shapes(Ctx *c, int n, Tensor *const *ts, int *ndim_out, int64_t *shape_out) {
+  /* the common case: every operand already has the first one's shape */
+  int k0 = 1, nd0 = n > 0 ? ts[0]->ndim : 0;
+  while (n > 0 && k0 < n && ts[k0]->ndim == nd0 &&
+         !memcmp(ts[k0]->shape, ts[0]->shape, (size_t)nd0 * sizeof(int64_t)))
+    k0++;
+  if (n > 0 && k0 == n) {
+    memcpy(shape_out, ts[0]->shape, (size_t)nd0 * sizeof(int64_t));
+    *ndim_out = nd0;
+    return 0;
+  }
   int nd = 0;
   for (int k = 0; k < n; k++) if (ts[k]->ndim > nd) nd = ts[k]->ndim;
   for (int i = 0; i < nd; i++) shape_out[i] = 1;

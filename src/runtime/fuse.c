@@ -285,7 +285,7 @@ static int run_into(Ctx *c, FuseProg *p, int i, Tensor *dst, bool fresh) {
   FuseNode *f = &p->nodes[i];
   Exec e;
   Tensor *leaves[FUSE_MAXLEAF], *ops[FUSE_MAXLEAF + 1] = {NULL};
-  int nleaf = 0, rc = -1;
+  int nleaf = 0, rc;
   Src root;
   e.nstep = 0;
   e.reports = e.check = false;
@@ -294,11 +294,15 @@ static int run_into(Ctx *c, FuseProg *p, int i, Tensor *dst, bool fresh) {
   if (!fresh && check && fperr_any_raise(c)) return 1;
   ops[0] = dst;
   bool overlap = false;
+  /* the leaves live in p for the whole pass: a leaf of the result's shape is read as it is,
+     another through a broadcast header on this stack (no allocation per pass) */
+  Tensor views[FUSE_MAXLEAF];
   for (int k = 0; k < nleaf; k++) {
     Tensor *t = leaves[k];
     bool same = t->ndim == f->ndim && !memcmp(t->shape, f->shape, (size_t)f->ndim * sizeof *f->shape);
-    ops[k + 1] = same ? tensor_retain(t) : tensor_broadcast_to(c, t, f->ndim, f->shape);
-    if (!ops[k + 1]) goto done;
+    if (same) ops[k + 1] = t;
+    else if (tensor_broadcast_header(c, t, f->ndim, f->shape, &views[k]) < 0) return -1;
+    else ops[k + 1] = &views[k];
     if (!fresh && tensor_may_overlap(dst, ops[k + 1])) overlap = true;
   }
   if (!overlap) {
@@ -323,8 +327,6 @@ static int run_into(Ctx *c, FuseProg *p, int i, Tensor *dst, bool fresh) {
     rc = iter_run_staged(c, nleaf + 1, ops, fused_loop, &e, check ? fused_loop : NULL, &e2);
     if (rc == 0 && check && report_steps(c, p, &e2) < 0) rc = -1;
   }
-done:
-  for (int k = 1; k <= nleaf; k++) if (ops[k]) tensor_release(ops[k]);
   return rc;
 }
 

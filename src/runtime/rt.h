@@ -372,6 +372,11 @@ RT_HIDDEN Tensor *tensor_transpose(Ctx *c, Tensor *t, const int *axes);
 RT_HIDDEN Tensor *tensor_swapaxes(Ctx *c, Tensor *t, int a1, int a2);
 /* numpy.broadcast_to (read-only semantics not enforced); ValueError on mismatch. */
 RT_HIDDEN Tensor *tensor_broadcast_to(Ctx *c, Tensor *t, int ndim, const int64_t *shape);
+/* The same view written into the caller's *view instead of a new tensor: a header that is not
+   reference counted and holds no reference (valid while t lives; never retain or release it),
+   for passes that only read it.  0, or -1 with tensor_broadcast_to's errors. */
+RT_HIDDEN int tensor_broadcast_header(Ctx *c, const Tensor *t, int ndim, const int64_t *shape,
+                                      Tensor *view);
 /* numpy.expand_dims for one axis in [-ndim-1, ndim]. */
 RT_HIDDEN Tensor *tensor_expand_dims(Ctx *c, Tensor *t, int axis);
 /* numpy.squeeze: axes NULL = every size-1 axis; else those listed (ValueError "cannot select

@@ -530,17 +530,18 @@ Tensor *tensor_swapaxes(Ctx *c, Tensor *t, int a1, int a2) {
   return tensor_view(t, t->ndim, shape, strides, t->offset);
 }
 
-Tensor *tensor_broadcast_to(Ctx *c, Tensor *t, int ndim, const int64_t *shape) {
-  int64_t strides[TSR_MAXDIMS];
+/* The strides (elements) of t broadcast to shape, or -1 with tensor_broadcast_to's errors. */
+static int broadcast_strides(Ctx *c, const Tensor *t, int ndim, const int64_t *shape,
+                             int64_t *strides) {
   if (ndim > TSR_MAXDIMS) {
     ERR_VALUE(c, "maximum supported dimension for an ndarray is %d, found %d", TSR_MAXDIMS, ndim);
-    return NULL;
+    return -1;
   }
   for (int i = 0; i < ndim; i++)
-    if (shape[i] < 0) { ERR_VALUE(c, "all elements of broadcast shape must be non-negative"); return NULL; }
+    if (shape[i] < 0) { ERR_VALUE(c, "all elements of broadcast shape must be non-negative"); return -1; }
   if (t->ndim > ndim) {
     ERR_VALUE(c, "input operand has more dimensions than allowed by the axis remapping");
-    return NULL;
+    return -1;
   }
   int lead = ndim - t->ndim;
   for (int i = 0; i < ndim; i++) {
@@ -556,10 +557,28 @@ Tensor *tensor_broadcast_to(Ctx *c, Tensor *t, int ndim, const int64_t *shape) {
       ERR_VALUE(c, "operands could not be broadcast together with remapped shapes "
                    "[original->remapped]: %s  and requested shape %s", buf_str(&b1), buf_str(&b2));
       buf_free(&b1); buf_free(&b2);
-      return NULL;
+      return -1;
     }
   }
+  return 0;
+}
+
+Tensor *tensor_broadcast_to(Ctx *c, Tensor *t, int ndim, const int64_t *shape) {
+  int64_t strides[TSR_MAXDIMS];
+  if (broadcast_strides(c, t, ndim, shape, strides) < 0) return NULL;
   return tensor_view(t, ndim, shape, strides, t->offset);
+}
+
+int tensor_broadcast_header(Ctx *c, const Tensor *t, int ndim, const int64_t *shape,
+                            Tensor *view) {
+  int64_t strides[TSR_MAXDIMS];
+  if (broadcast_strides(c, t, ndim, shape, strides) < 0) return -1;
+  memcpy(view, t, offsetof(Tensor, shape));
+  view->refcnt = 1;
+  view->ndim = ndim;
+  memcpy(view->shape, shape, (size_t)ndim * sizeof *shape);
+  memcpy(view->strides, strides, (size_t)ndim * sizeof *strides);
+  return 0;
 }
 
 Tensor *tensor_expand_dims(Ctx *c, Tensor *t, int axis) {

@@ -42,6 +42,13 @@ static inline Tensor *arg_tensor(Interp *I, Value v) { return value_to_tensor_st
    arguments. */
 RT_HIDDEN int call_with_self(Interp *I, const Args *a, BuiltinFn fn, Value *out);
 
+/* The out= argument of builtins_math.c's functions: None/omitted gives *out = NULL, else the
+   tensor given (or held by a 1-tuple), borrowed; TypeError otherwise. */
+RT_HIDDEN int builtins_out_arg(Interp *I, Value v, Tensor **out);
+/* Delivers result r (owned; NULL means its error is recorded): into o when given (then o is
+   the result), else r itself. */
+RT_HIDDEN int builtins_deliver(Interp *I, Tensor *r, Tensor *o, Value *out);
+
 /* Shape helpers of builtins_array.c shared with builtins_shape.c (all new references or 0/-1
    with the error recorded):
    insert_unit_axes: a view of t with size-1 axes at the given result positions (expand_dims);

@@ -15,7 +15,7 @@
 
 /* The out= argument: None/omitted gives NULL, else a tensor (or a 1-tuple holding one),
    borrowed. */
-static int out_arg(Interp *I, Value v, Tensor **out) {
+int builtins_out_arg(Interp *I, Value v, Tensor **out) {
   *out = NULL;
   if (!given(v)) return 0;
   if (v.type == V_TUPLE && as_list(v)->n == 1) v = as_list(v)->items[0];
@@ -26,7 +26,7 @@ static int out_arg(Interp *I, Value v, Tensor **out) {
 
 /* Delivers result r (owned): into the out= tensor o when given (then o is the result), else
    r itself. */
-static int deliver(Interp *I, Tensor *r, Tensor *o, Value *out) {
+int builtins_deliver(Interp *I, Tensor *r, Tensor *o, Value *out) {
   if (!r) return -1;
   if (!o) return ret_tensor(r, out);
   Ctx *c = interp_ctx(I);
@@ -55,7 +55,7 @@ static int call_binary(Interp *I, const Args *a, BinaryUfunc op, const char *nam
   if (args_parse(I, a, name, "x1,x2,out=,*,dtype=", s)) return -1;
   int dt = -1;
   Tensor *o;
-  if (value_to_dtype(I, s[3], &dt) || out_arg(I, s[2], &o)) return -1;
+  if (value_to_dtype(I, s[3], &dt) || builtins_out_arg(I, s[2], &o)) return -1;
   int in_dt = bool_result(op) ? -1 : dt;
   Ctx *c = interp_ctx(I);
   Tensor *x = NULL, *y = NULL, *r = NULL;
@@ -86,7 +86,7 @@ static int call_unary(Interp *I, const Args *a, UnaryUfunc op, const char *name,
   if (args_parse(I, a, name, "x,out=,*,dtype=", s)) return -1;
   int dt = -1;
   Tensor *o;
-  if (value_to_dtype(I, s[2], &dt) || out_arg(I, s[1], &o)) return -1;
+  if (value_to_dtype(I, s[2], &dt) || builtins_out_arg(I, s[1], &o)) return -1;
   Tensor *x = value_to_tensor(I, s[0], dt);
   if (!x) return -1;
   Tensor *r = ufunc_unary(interp_ctx(I), op, x, o);
@@ -362,7 +362,7 @@ static int bi_where(Interp *I, const Args *a, Value *out) {
 static int clip_common(Interp *I, Value av, Value lo_v, Value hi_v, Value out_v, Value *out) {
   if (!given(lo_v) && !given(hi_v)) return IERR_VALUE(I, "One of max or min must be given");
   Tensor *o;
-  if (out_arg(I, out_v, &o)) return -1;
+  if (builtins_out_arg(I, out_v, &o)) return -1;
   Tensor *t = NULL, *lo = NULL, *hi = NULL, *r = NULL;
   if (!(t = value_to_tensor(I, av, -1))) goto done;
   if (given(lo_v) && !(lo = value_to_tensor(I, lo_v, -1))) goto done;
@@ -372,7 +372,7 @@ done:
   tensor_release(t);
   tensor_release(lo);
   tensor_release(hi);
-  return deliver(I, r, o, out);
+  return builtins_deliver(I, r, o, out);
 }
 static int bi_clip(Interp *I, const Args *a, Value *out) {
   Value s[4];
@@ -428,12 +428,12 @@ fail:
 static int around_common(Interp *I, Value av, Value dec_v, Value out_v, Value *out) {
   int64_t decimals = 0;
   Tensor *o;
-  if ((given(dec_v) && value_to_int(I, dec_v, &decimals)) || out_arg(I, out_v, &o)) return -1;
+  if ((given(dec_v) && value_to_int(I, dec_v, &decimals)) || builtins_out_arg(I, out_v, &o)) return -1;
   Tensor *t = arg_tensor(I, av);
   if (!t) return -1;
   Tensor *r = around_tensor(I, t, decimals);
   tensor_release(t);
-  return deliver(I, r, o, out);
+  return builtins_deliver(I, r, o, out);
 }
 static int bi_around(Interp *I, const Args *a, Value *out) {
   Value s[3];
@@ -466,13 +466,13 @@ static int reduce_common(Interp *I, Reduction op, Value av, Value axis_v, Value 
     return -1;
   }
   if (value_to_dtype(I, dtype_v, &dt) || get_bool(I, keep_v, false, &keep) ||
-      out_arg(I, out_v, &o))
+      builtins_out_arg(I, out_v, &o))
     return -1;
   Tensor *t = arg_tensor(I, av);
   if (!t) return -1;
   Tensor *r = reduce(interp_ctx(I), op, t, axes, naxes, keep, dt);
   tensor_release(t);
-  return deliver(I, r, o, out);
+  return builtins_deliver(I, r, o, out);
 }
 
 /* sum / prod / mean (a, axis=None, dtype=None, out=None, keepdims=False). */
@@ -537,7 +537,7 @@ static int var_common(Interp *I, const Args *a, const char *name, bool take_sqrt
   bool keep;
   Tensor *o;
   if (value_to_axes(I, s[1], axes, &naxes) || value_to_dtype(I, s[2], &dt) ||
-      out_arg(I, s[3], &o) || get_bool(I, s[5], false, &keep))
+      builtins_out_arg(I, s[3], &o) || get_bool(I, s[5], false, &keep))
     return -1;
   if (s[4].type == V_FLOAT && s[4].f == trunc(s[4].f) && fabs(s[4].f) < 1e15) {
     ddof = (int64_t)s[4].f;
@@ -550,7 +550,7 @@ static int var_common(Interp *I, const Args *a, const char *name, bool take_sqrt
                          (int)(ddof > INT32_MAX ? INT32_MAX : ddof < INT32_MIN ? INT32_MIN : ddof),
                          take_sqrt);
   tensor_release(t);
-  return deliver(I, r, o, out);
+  return builtins_deliver(I, r, o, out);
 }
 static int bi_var(Interp *I, const Args *a, Value *out) { return var_common(I, a, "var", false, out); }
 static int bi_std(Interp *I, const Args *a, Value *out) { return var_common(I, a, "std", true, out); }
@@ -563,14 +563,14 @@ static int cumulative(Interp *I, const Args *a, const char *name, Reduction op, 
   int dt = -1;
   Tensor *o;
   if ((given(s[1]) && value_to_int(I, s[1], &ax)) || value_to_dtype(I, s[2], &dt) ||
-      out_arg(I, s[3], &o))
+      builtins_out_arg(I, s[3], &o))
     return -1;
   if (given(s[1]) && (ax <= INT32_MIN || ax > INT32_MAX)) ax = INT32_MAX;
   Tensor *t = arg_tensor(I, s[0]);
   if (!t) return -1;
   Tensor *r = reduce_cumulative(interp_ctx(I), op, t, (int)ax, dt);
   tensor_release(t);
-  return deliver(I, r, o, out);
+  return builtins_deliver(I, r, o, out);
 }
 static int bi_cumsum(Interp *I, const Args *a, Value *out) {
   return cumulative(I, a, "cumsum", RED_SUM, out);
@@ -602,11 +602,11 @@ static int bi_matmul(Interp *I, const Args *a, Value *out) {
   Value s[3];
   if (args_parse(I, a, "matmul", "x1,x2,out=", s)) return -1;
   Tensor *o, *x, *y;
-  if (out_arg(I, s[2], &o) || two_tensors(I, s[0], s[1], &x, &y)) return -1;
+  if (builtins_out_arg(I, s[2], &o) || two_tensors(I, s[0], s[1], &x, &y)) return -1;
   Tensor *r = linalg_matmul(interp_ctx(I), x, y);
   tensor_release(x);
   tensor_release(y);
-  return deliver(I, r, o, out);
+  return builtins_deliver(I, r, o, out);
 }
 
 /* dot(a, b, out=None). */
@@ -614,11 +614,11 @@ static int bi_dot(Interp *I, const Args *a, Value *out) {
   Value s[3];
   if (args_parse(I, a, "dot", "a,b,out=", s)) return -1;
   Tensor *o, *x, *y;
-  if (out_arg(I, s[2], &o) || two_tensors(I, s[0], s[1], &x, &y)) return -1;
+  if (builtins_out_arg(I, s[2], &o) || two_tensors(I, s[0], s[1], &x, &y)) return -1;
   Tensor *r = linalg_dot(interp_ctx(I), x, y);
   tensor_release(x);
   tensor_release(y);
-  return deliver(I, r, o, out);
+  return builtins_deliver(I, r, o, out);
 }
 static int m_dot(Interp *I, const Args *a, Value *out) { return call_with_self(I, a, bi_dot, out); }
 
@@ -674,7 +674,7 @@ static int bi_outer(Interp *I, const Args *a, Value *out) {
   Value s[3];
   if (args_parse(I, a, "outer", "a,b,out=", s)) return -1;
   Tensor *o, *x, *y, *col = NULL, *row = NULL, *r = NULL;
-  if (out_arg(I, s[2], &o) || two_tensors(I, s[0], s[1], &x, &y)) return -1;
+  if (builtins_out_arg(I, s[2], &o) || two_tensors(I, s[0], s[1], &x, &y)) return -1;
   Ctx *c = interp_ctx(I);
   int64_t cs[2] = {tensor_size(x), 1}, rs[2] = {1, tensor_size(y)};
   if ((col = tensor_reshape(c, x, 2, cs)) && (row = tensor_reshape(c, y, 2, rs)))
@@ -750,13 +750,13 @@ static int bi_trace(Interp *I, const Args *a, Value *out) {
   if (args_parse(I, a, "trace", "a,offset=,axis1=,axis2=,dtype=,out=", s)) return -1;
   int dt = -1;
   Tensor *o;
-  if (value_to_dtype(I, s[4], &dt) || out_arg(I, s[5], &o)) return -1;
+  if (value_to_dtype(I, s[4], &dt) || builtins_out_arg(I, s[5], &o)) return -1;
   Tensor *d = diagonal_args(I, s[0], s[1], s[2], s[3]);
   if (!d) return -1;
   int axis = d->ndim - 1;
   Tensor *r = reduce(interp_ctx(I), RED_SUM, d, &axis, 1, false, dt);
   tensor_release(d);
-  return deliver(I, r, o, out);
+  return builtins_deliver(I, r, o, out);
 }
 static int m_trace(Interp *I, const Args *a, Value *out) {
   return call_with_self(I, a, bi_trace, out);

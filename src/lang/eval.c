@@ -1229,6 +1229,15 @@ static int get_attr(Interp *I, Value obj, const char *name, Value *out) {
   case V_LIST:
     if (strcmp(name, "append") == 0) return make_method(I, &list_append_builtin, obj, out);
     break;
+  case V_BUILTIN: {
+    bool is_ufunc;
+    const Builtin *m = builtins_ufunc_method(obj.bi, name, &is_ufunc);
+    if (m) return make_method(I, m, obj, out);
+    if (is_ufunc)
+      return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError",
+                     "'numpy.ufunc' object has no attribute '%s'", name);
+    break;
+  }
   case V_DTYPE:
     if (strcmp(name, "name") == 0) {
       *out = value_str(I, dtype_name(obj.dt), strlen(dtype_name(obj.dt)));

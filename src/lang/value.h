@@ -152,6 +152,10 @@ struct Builtin {
   BuiltinFn fn;
   const char *doc;       /* "sum(a, axis=None, dtype=None, keepdims=False)\n\nSum of ..." */
 };
+/* The method `name` of a ufunc builtin (add.reduce, add.accumulate, add.outer, add.at:
+   builtins_ufunc.c), or NULL; *is_ufunc tells whether bi is a ufunc at all. */
+RT_HIDDEN const Builtin *builtins_ufunc_method(const Builtin *bi, const char *name,
+                                               bool *is_ufunc);
 /* Tables of builtins, each ending with a {NULL, NULL, NULL, NULL} entry.  Every builtins_*.c
    file defines one and lists it in builtin_tables (builtins.c). */
 RT_HIDDEN extern const Builtin *const builtin_tables[];

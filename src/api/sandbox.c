@@ -18,6 +18,7 @@
    they arrive; a name listed here that tsr lacks is harmless. */
 static const char *const allowed[] = {
   "abs", "all", "allclose", "amax", "amin", "angle", "any", "append", "arange", "arccosh",
+  "argpartition", "partition",
   "arcsinh", "arctanh", "argmax", "argmin", "argsort", "argwhere", "around", "array",
   "array2string", "array_equal", "array_equiv", "array_repr", "array_split", "array_str",
   "asanyarray", "asarray", "ascontiguousarray", "asfarray", "atleast_1d", "atleast_2d",

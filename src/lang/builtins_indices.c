@@ -1,7 +1,8 @@
 /*
 ** builtins_indices.c -- conversions between flat and multi-dimensional indices, as NumPy
-** 1.24 has them: unravel_index, ravel_multi_index and indices.  Index arrays are int64
-** (NumPy's intp here); a scalar index gives NumPy scalars.
+** 1.24 has them: unravel_index, ravel_multi_index and indices (index arrays are int64,
+** NumPy's intp here; a scalar index gives NumPy scalars); and partition / argpartition, whose
+** selection is runtime/partition.c.
 */
 #include "builtins.h"
 
@@ -202,7 +203,89 @@ fail:
   return r ? ret_tensor(r, out) : -1;
 }
 
+/* The kth argument of partition: an int or a sequence of ints (at most 50). */
+static int partition_kth(Interp *I, Value v, int64_t *kth, int *n) {
+  Tensor *t = value_to_tensor_strong(I, v, -1);
+  if (!t) return -1;
+  int rc = 0;
+  int64_t size = tensor_size(t);
+  if (!dtype_is_int(t->dtype)) rc = IERR_TYPE(I, "Partition index must be integer");
+  else if (t->ndim > 1) rc = IERR_VALUE(I, "object too deep for desired array");
+  else if (size > 50) rc = IERR_VALUE(I, "partition: at most 50 kth values");
+  if (rc == 0) {
+    Tensor *k64 = tensor_astype(interp_ctx(I), t, TSR_INT64);
+    if (!k64) rc = -1;
+    else memcpy(kth, tensor_data(k64), (size_t)size * sizeof *kth);
+    if (k64) tensor_release(k64);
+    *n = (int)size;
+  }
+  tensor_release(t);
+  return rc;
+}
+
+/* partition / argpartition (a, kth, axis=-1, kind='introselect', order=None); axis=None
+   partitions the flattened array. */
+static int partition_common(Interp *I, Value av, Value kth_v, Value axis_v, Value kind_v,
+                            bool arg, Tensor **out) {
+  int64_t kth[50], ax = -1;
+  int nkth;
+  if (given(kind_v) && (kind_v.type != V_STR || strcmp(as_str(kind_v)->s, "introselect") != 0))
+    return IERR_VALUE(I, "Unknown kind: only 'introselect' is supported");
+  if (partition_kth(I, kth_v, kth, &nkth)) return -1;
+  bool flat = axis_v.type == V_NONE;
+  if (!flat && given(axis_v) && value_to_int(I, axis_v, &ax)) return -1;
+  Tensor *t = value_to_tensor_strong(I, av, -1), *src = t;
+  if (!t) return -1;
+  if (flat && !(src = tensor_ravel(interp_ctx(I), t))) { tensor_release(t); return -1; }
+  *out = tensor_partition(interp_ctx(I), src, kth, nkth,
+                          flat ? 0 : ax < INT32_MIN || ax > INT32_MAX ? INT32_MAX : (int)ax, arg);
+  if (src != t) tensor_release(src);
+  tensor_release(t);
+  return *out ? 0 : -1;
+}
+
+static int bi_partition(Interp *I, const Args *a, Value *out) {
+  Value s[5];
+  if (args_parse(I, a, "partition", "a,kth,axis=,kind=,order=", s)) return -1;
+  Tensor *r;
+  if (partition_common(I, s[0], s[1], s[2], s[3], false, &r)) return -1;
+  return ret_tensor(r, out);
+}
+static int bi_argpartition(Interp *I, const Args *a, Value *out) {
+  Value s[5];
+  if (args_parse(I, a, "argpartition", "a,kth,axis=,kind=,order=", s)) return -1;
+  Tensor *r;
+  if (partition_common(I, s[0], s[1], s[2], s[3], true, &r)) return -1;
+  return ret_tensor(r, out);
+}
+/* a.partition(kth, axis=-1, kind='introselect', order=None): in place, returns None. */
+static int m_partition(Interp *I, const Args *a, Value *out) {
+  Value s[4];
+  if (args_parse(I, a, "partition", "kth,axis=,kind=,order=", s)) return -1;
+  if (s[1].type == V_NONE) return IERR_VALUE(I, "axis must be an integer for a.partition");
+  Tensor *r;
+  if (partition_common(I, a->self, s[0], s[1], s[2], false, &r)) return -1;
+  Ctx *c = interp_ctx(I);
+  int rc = tensor_check_writable(c, a->self.t);
+  if (rc == 0) rc = tensor_assign(c, a->self.t, r);
+  tensor_release(r);
+  if (rc) return -1;
+  *out = v_none();
+  return 0;
+}
+static int m_argpartition(Interp *I, const Args *a, Value *out) {
+  return call_with_self(I, a, bi_argpartition, out);
+}
+
 const Builtin builtins_indices_table[] = {
+  {NULL, "partition", bi_partition, "partition(a, kth, axis=-1, kind='introselect', "
+   "order=None)\n\nReturn a partitioned copy of an array."},
+  {NULL, "argpartition", bi_argpartition, "argpartition(a, kth, axis=-1, kind='introselect', "
+   "order=None)\n\nPerform an indirect partition along the given axis."},
+  {"ndarray", "partition", m_partition, "a.partition(kth, axis=-1, kind='introselect', "
+   "order=None)\n\nRearranges the elements in the array in place."},
+  {"ndarray", "argpartition", m_argpartition, "a.argpartition(kth, axis=-1, "
+   "kind='introselect', order=None)\n\nReturns the indices that would partition this array."},
   {NULL, "unravel_index", bi_unravel_index, "unravel_index(indices, shape, order='C')\n\n"
    "Converts a flat index or array of flat indices into a tuple of coordinate arrays."},
   {NULL, "ravel_multi_index", bi_ravel_multi_index, "ravel_multi_index(multi_index, dims, "

@@ -384,6 +384,12 @@ RT_HIDDEN Tensor *tensor_expand_dims(Ctx *c, Tensor *t, int axis);
 RT_HIDDEN Tensor *tensor_squeeze(Ctx *c, Tensor *t, const int *axes, int naxes);
 /* numpy.flip along axis (axis == INT32_MIN: all axes). */
 RT_HIDDEN Tensor *tensor_flip(Ctx *c, Tensor *t, int axis);
+/* numpy.partition (arg false: a new tensor of t's dtype) or numpy.argpartition (arg true:
+   int64 indices) of t along axis (normalised here; AxisError), for the nkth (<= 50) values
+   of kth (negative from the end; ValueError "kth(=5) out of bounds (5)").  Elements other
+   than the kth ones are where NumPy 1.24's introselect leaves them (partition.c). */
+RT_HIDDEN Tensor *tensor_partition(Ctx *c, Tensor *t, const int64_t *kth, int nkth, int axis,
+                                   bool arg);
 /* numpy.ravel: a view if contiguous, else a copy. */
 RT_HIDDEN Tensor *tensor_ravel(Ctx *c, Tensor *t);
 /* Normalises axis in [-ndim, ndim) to [0, ndim); else AxisError

@@ -697,7 +697,8 @@ static int bi_correlate(Interp *I, const Args *a, Value *out) {
   int mode;
   if (correlate_args(I, a, "correlate", MODE_VALID, false, &x, &y, &mode)) return -1;
   Ctx *c = interp_ctx(I);
-  if (x->shape[0] == 0 || y->shape[0] == 0) ERR_VALUE(c, "Array arguments cannot be empty");
+  if (x->shape[0] == 0) ERR_VALUE(c, "first array argument cannot be empty");
+  else if (y->shape[0] == 0) ERR_VALUE(c, "second array argument cannot be empty");
   else r = correlate_mode(c, x, y, mode);
   tensor_release(x);
   tensor_release(y);

@@ -260,17 +260,24 @@ enum { HIST_BLOCK = 65536 };
 
 /* Counts (or sums weights w, float64 or NULL) of float64 a into nbins equal-width bins
    [first, last] whose edges are `edges` (nbins + 1, float64), the last bin closed: NumPy's
-   fast path, the index computed from the position and corrected against the edges.  cnt
+   fast path, the index computed from the position and corrected against the edges.  For a
+   float32 a (adt) the bounds and the position are float32, as NumPy computes them.  cnt
    (int64) or wsum (float64) receive the result, zeroed by the caller; scratch holds nbins
    doubles. */
 static void count_uniform(const double *a, const double *w, int64_t n, double first,
-                          double last, const double *edges, int64_t nbins, DType ntype,
-                          int64_t *cnt, double *wsum, double *scratch) {
+                          double last, const double *edges, int64_t nbins, DType adt,
+                          DType ntype, int64_t *cnt, double *wsum, double *scratch) {
   double norm = (double)nbins / (last - first);
+  if (adt == TSR_FLOAT32) {
+    first = (float)first;
+    last = (float)last;
+  }
   for (int64_t i = 0; i < n; i++) {
     double x = a[i];
     if (x >= first && x <= last) {
-      int64_t k = (int64_t)((x - first) * norm);
+      double pos = adt == TSR_FLOAT32 ? (double)((float)(x - first) * (float)norm)
+                                      : (x - first) * norm;
+      int64_t k = (int64_t)pos;
       if (k >= nbins) k = nbins - 1;
       if (k < 0) k = 0;
       if (x < edges[k]) k--;
@@ -358,9 +365,10 @@ static int bi_histogram(Interp *I, const Args *a, Value *out) {
   Ctx *c = interp_ctx(I);
   bool density;
   if (get_bool(I, s[4].type == V_NONE ? v_undef() : s[4], false, &density)) return -1;
-  Tensor *raw = NULL, *flat = NULL, *x = NULL, *w = NULL, *wf = NULL, *edges = NULL,
-         *ef = NULL, *hist = NULL, *acc = NULL;
+  Tensor *raw = NULL, *flat = NULL, *x = NULL, *wf = NULL, *edges = NULL, *ef = NULL,
+         *hist = NULL, *acc = NULL;
   double *scratch = NULL;
+  int rc = -1;
   int64_t nbins = 10;
   Value bins = s[1];
   if (bins.type == V_FLOAT || bins.type == V_STR || bins.type == V_NONE) {
@@ -409,7 +417,7 @@ static int bi_histogram(Interp *I, const Args *a, Value *out) {
     if (!(acc = tensor_zeros(c, wf ? TSR_FLOAT64 : TSR_INT64, 1, &nbins))) goto fail;
     if (wf && !(scratch = ctx_calloc(c, sizeof(double) * (size_t)nbins))) goto fail;
     count_uniform((const double *)tensor_data(x), wf ? (const double *)tensor_data(wf) : NULL,
-                  n, first, last, (const double *)tensor_data(ef), nbins, ntype,
+                  n, first, last, (const double *)tensor_data(ef), nbins, raw->dtype, ntype,
                   (int64_t *)tensor_data(acc), (double *)tensor_data(acc), scratch);
   } else {
     if (!(edges = arg_tensor(I, bins))) goto fail;
@@ -443,26 +451,18 @@ static int bi_histogram(Interp *I, const Args *a, Value *out) {
   as_list(tup)->items[1] = v_tensor(edges);
   hist = edges = NULL;
   *out = tup;
-  tensor_release(raw);
-  tensor_release(flat);
-  tensor_release(x);
-  tensor_release(wf);
-  tensor_release(ef);
-  tensor_release(acc);
-  if (scratch) ctx_free(c, scratch, sizeof(double) * (size_t)nbins);
-  return 0;
+  rc = 0;
 fail:
   tensor_release(raw);
   tensor_release(flat);
   tensor_release(x);
-  tensor_release(w);
   tensor_release(wf);
   tensor_release(edges);
   tensor_release(ef);
   tensor_release(hist);
   tensor_release(acc);
   if (scratch) ctx_free(c, scratch, sizeof(double) * (size_t)nbins);
-  return -1;
+  return rc;
 }
 
 /* --------------------------------------------------------------------------------------------

@@ -335,6 +335,100 @@ done:
   return rc;
 }
 
+/* numpy.histogram_bin_edges's bin-width estimators, by their names (stone is left out). */
+enum { EST_AUTO, EST_FD, EST_DOANE, EST_RICE, EST_SCOTT, EST_SQRT, EST_STURGES, EST_COUNT };
+static const char *const estimator_names[EST_COUNT] = {"auto", "fd", "doane", "rice", "scott",
+                                                       "sqrt", "sturges"};
+
+/* The q-th quantile (0..1) of the n sorted values s, NumPy's default 'linear' method with its
+   own rounding: virtual index n*q + (1 - q) - 1 and the two-sided lerp. */
+static double quantile_sorted(const double *s, int64_t n, double q) {
+  double vi = (double)n * q + (1.0 - q) - 1.0, prev = floor(vi);
+  int64_t i = (int64_t)prev, j = i + 1;
+  if (vi >= (double)(n - 1)) { i = j = n - 1; prev = -1; }
+  if (vi < 0) { i = j = 0; }
+  double a = s[i], b = s[j], t = vi - prev, diff = b - a;
+  return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
+}
+
+/* The value of a 0-d float64 reduction of x (op RED_MEAN, or std when var is true), or NAN
+   with the error recorded (*failed set). */
+static double scalar_stat(Ctx *c, Tensor *x, bool var, bool *failed) {
+  Tensor *r = var ? reduce_var(c, x, NULL, -1, false, 0, true)
+                  : reduce(c, RED_MEAN, x, NULL, -1, false, -1);
+  if (!r) { *failed = true; return NAN; }
+  double v = dtype_get_f64(r->dtype, tensor_data(r));
+  tensor_release(r);
+  return v;
+}
+
+/* The bin width that estimator est gives for the n float64 values x (n > 0), as NumPy's
+   _hist_bin_* functions compute it; 0 means one bin.  -1 with the error recorded. */
+static double bin_width(Ctx *c, int est, Tensor *x) {
+  int64_t n = x->shape[0];
+  const double *p = (const double *)tensor_data(x);
+  double lo = p[0], hi = p[0], dn = (double)n;
+  for (int64_t i = 1; i < n; i++) {
+    if (p[i] < lo) lo = p[i];
+    if (p[i] > hi) hi = p[i];
+  }
+  double ptp = hi - lo, sturges = ptp / (log2(dn) + 1.0);
+  bool failed = false;
+  switch (est) {
+  case EST_SQRT: return ptp / sqrt(dn);
+  case EST_STURGES: return sturges;
+  case EST_RICE: return ptp / (2.0 * pow(dn, 1.0 / 3));
+  case EST_SCOTT: {
+    double sd = scalar_stat(c, x, true, &failed);
+    return failed ? -1 : pow(24.0 * pow(M_PI, 0.5) / dn, 1.0 / 3.0) * sd;
+  }
+  case EST_DOANE: {
+    if (n <= 2) return 0;
+    double sg1 = sqrt(6.0 * (double)(n - 2) / ((dn + 1.0) * (double)(n + 3)));
+    double sigma = scalar_stat(c, x, true, &failed), mean = scalar_stat(c, x, false, &failed);
+    if (failed) return -1;
+    if (!(sigma > 0.0)) return 0;
+    Tensor *cube = tensor_empty(c, TSR_FLOAT64, 1, &n);
+    if (!cube) return -1;
+    double *q = (double *)tensor_data(cube);
+    for (int64_t i = 0; i < n; i++) q[i] = pow((p[i] - mean) / sigma, 3);
+    double g1 = scalar_stat(c, cube, false, &failed);
+    tensor_release(cube);
+    if (failed) return -1;
+    return ptp / (1.0 + log2(dn) + log2(1.0 + fabs(g1) / sg1));
+  }
+  default: {
+    Tensor *sorted = sort_sorted(c, x, 0);
+    if (!sorted) return -1;
+    const double *sp = (const double *)tensor_data(sorted);
+    double iqr = quantile_sorted(sp, n, 0.75) - quantile_sorted(sp, n, 0.25);
+    tensor_release(sorted);
+    double fd = 2.0 * iqr * pow(dn, -1.0 / 3.0);
+    if (est == EST_FD) return fd;
+    return fd != 0 ? (sturges < fd ? sturges : fd) : sturges;
+  }
+  }
+}
+
+/* The number of equal-width bins estimator est chooses for the float64 a within [first,
+   last] (numpy's _get_bin_edges for a string bins).  0 or -1. */
+static int estimate_bins(Ctx *c, int est, Tensor *a, double first, double last,
+                         int64_t *nbins) {
+  int64_t n = a->shape[0], k = 0;
+  const double *p = (const double *)tensor_data(a);
+  Tensor *kept = tensor_empty(c, TSR_FLOAT64, 1, &n);
+  if (!kept) return -1;
+  double *q = (double *)tensor_data(kept);
+  for (int64_t i = 0; i < n; i++)
+    if (p[i] >= first && p[i] <= last) q[k++] = p[i];
+  kept->shape[0] = k;
+  double width = k == 0 ? 0 : bin_width(c, est, kept);
+  tensor_release(kept);
+  if (width < 0) return -1;
+  *nbins = width != 0 ? (int64_t)ceil((last - first) / width) : 1;
+  return 0;
+}
+
 /* density=True: hist / diff(edges) / hist.sum(), float64. */
 static Tensor *density_of(Ctx *c, Tensor *hist, Tensor *edges) {
   int64_t nb = hist->shape[0];
@@ -371,15 +465,19 @@ static int bi_histogram(Interp *I, const Args *a, Value *out) {
   int rc = -1;
   int64_t nbins = 10;
   Value bins = s[1];
-  if (bins.type == V_FLOAT || bins.type == V_STR || bins.type == V_NONE) {
-    if (bins.type == V_STR)
-      return IERR_VALUE(I, "histogram: bins=%s (a bin estimator) is not supported by tsr",
-                        as_str(bins)->s);
+  int est = -1;
+  if (bins.type == V_STR) {
+    for (int k = 0; k < EST_COUNT; k++)
+      if (strcmp(as_str(bins)->s, estimator_names[k]) == 0) est = k;
+    if (est < 0 && strcmp(as_str(bins)->s, "stone") == 0)
+      return IERR_VALUE(I, "histogram: bins='stone' is not supported by tsr");
+    if (est < 0) return IERR_VALUE(I, "'%s' is not a valid estimator for `bins`", as_str(bins)->s);
+  } else if (bins.type == V_FLOAT || bins.type == V_NONE) {
     return IERR_TYPE(I, "`bins` must be an integer, a string, or an array");
   }
-  bool count_bins = !given(bins) || bins.type == V_INT || bins.type == V_BOOL ||
+  bool count_bins = !given(bins) || est >= 0 || bins.type == V_INT || bins.type == V_BOOL ||
                     (bins.type == V_TENSOR && bins.t->ndim == 0);
-  if (count_bins && given(bins)) {
+  if (count_bins && given(bins) && est < 0) {
     if (bins.type == V_TENSOR && dtype_is_float(bins.t->dtype))
       return IERR_TYPE(I, "`bins` must be an integer, a string, or an array");
     if (value_to_int(I, bins, &nbins)) return -1;
@@ -407,9 +505,15 @@ static int bi_histogram(Interp *I, const Args *a, Value *out) {
     if (!wf) goto fail;
   }
   int64_t n = x->shape[0];
+  if (est >= 0 && wf) {
+    ERR_TYPE(c, "Automated estimation of the number of bins is not supported for weighted "
+             "data");
+    goto fail;
+  }
   if (count_bins) {
     double first, last;
     if (outer_edges(I, x, s[2], &first, &last)) goto fail;
+    if (est >= 0 && estimate_bins(c, est, x, first, last, &nbins)) goto fail;
     DType edt = dtype_is_float(raw->dtype) ? raw->dtype : TSR_FLOAT64;
     if (!(edges = create_linspace(c, first, last, nbins + 1, true, edt)) ||
         !(ef = as_f64(c, edges)))
@@ -717,8 +821,8 @@ const Builtin builtins_search_table[] = {
   {NULL, "bincount", bi_bincount, "bincount(x, /, weights=None, minlength=0)\n\nCount number "
    "of occurrences of each value in array of non-negative ints."},
   {NULL, "histogram", bi_histogram, "histogram(a, bins=10, range=None, weights=None, "
-   "density=None)\n\nCompute the histogram of a dataset (tsr: no bin estimators such as "
-   "'auto')."},
+   "density=None)\n\nCompute the histogram of a dataset (tsr: of the bin estimators, all "
+   "but 'stone')."},
   {NULL, "interp", bi_interp, "interp(x, xp, fp, left=None, right=None, period=None)\n\n"
    "One-dimensional linear interpolation for monotonically increasing sample points."},
   {NULL, "convolve", bi_convolve, "convolve(a, v, mode='full')\n\nReturns the discrete, "

@@ -26,6 +26,16 @@ static Tensor *vector_arg(Interp *I, Value v, int dtype) {
 /* The elements of a 1-d or any-shape tensor as a contiguous float64 copy (new reference). */
 static Tensor *as_f64(Ctx *c, Tensor *t) { return tensor_contiguous(c, t, TSR_FLOAT64); }
 
+/* Records the text of b (built by the caller) as a ValueError, or a TypeError, and frees b;
+   a failed b has recorded its MemoryError already.  Returns -1. */
+static int buf_error(Interp *I, Buf *b, bool type_error) {
+  const char *s = buf_str(b);
+  if (s && type_error) IERR_TYPE(I, "%s", s);
+  else if (s) IERR_VALUE(I, "%s", s);
+  buf_free(b);
+  return -1;
+}
+
 /* A side= option: "left" (false) or "right" (true). */
 static int side_arg(Interp *I, Value v, bool *right) {
   *right = false;
@@ -34,11 +44,10 @@ static int side_arg(Interp *I, Value v, bool *right) {
   if (v.type == V_STR && strcmp(as_str(v)->s, "right") == 0) { *right = true; return 0; }
   Buf b;
   buf_init(&b, interp_ctx(I));
+  buf_puts(&b, "search side must be 'left' or 'right' (got ");
   value_repr(I, &b, v);
-  const char *s = buf_str(&b);
-  IERR_VALUE(I, "search side must be 'left' or 'right' (got %s)", s ? s : "?");
-  buf_free(&b);
-  return -1;
+  buf_putc(&b, ')');
+  return buf_error(I, &b, false);
 }
 
 /* --------------------------------------------------------------------------------------------
@@ -125,11 +134,10 @@ static Tensor *bincount_list(Interp *I, Value v) {
   if (v.type == V_TENSOR && !safe_to_int64(v.t->dtype)) {
     Buf b;
     buf_init(&b, interp_ctx(I));
+    buf_puts(&b, "Cannot cast array data from ");
     fmt_dtype_repr(&b, v.t->dtype);
-    const char *s = buf_str(&b);
-    IERR_TYPE(I, "Cannot cast array data from %s to dtype('int64') according to the rule "
-              "'safe'", s ? s : "?");
-    buf_free(&b);
+    buf_puts(&b, " to dtype('int64') according to the rule 'safe'");
+    buf_error(I, &b, true);
     return NULL;
   }
   return vector_arg(I, v, TSR_INT64);
@@ -183,9 +191,6 @@ done:
 ** histogram
 */
 
-/* Formats the range bound v for "supplied range of [..] is not finite". */
-static void range_bound(Interp *I, Buf *b, Value v) { value_repr(I, b, v); }
-
 /* The outer edges of an equal-width histogram (numpy's _get_outer_edges): from range=
    (a 2-sequence) or from a's min and max (0 and 1 when a is empty), widened by 0.5 each side
    when equal.  a is float64. */
@@ -201,14 +206,11 @@ static int outer_edges(Interp *I, Tensor *a, Value range, double *first, double 
       Buf b;
       buf_init(&b, c);
       buf_puts(&b, "supplied range of [");
-      range_bound(I, &b, lo);
+      value_repr(I, &b, lo);
       buf_puts(&b, ", ");
-      range_bound(I, &b, hi);
+      value_repr(I, &b, hi);
       buf_puts(&b, "] is not finite");
-      const char *s = buf_str(&b);
-      IERR_VALUE(I, "%s", s ? s : "supplied range is not finite");
-      buf_free(&b);
-      return -1;
+      return buf_error(I, &b, false);
     }
   } else if (tensor_size(a) == 0) {
     *first = 0;
@@ -229,10 +231,7 @@ static int outer_edges(Interp *I, Tensor *a, Value range, double *first, double 
       buf_puts(&b, ", ");
       fmt_pyfloat(&b, hi);
       buf_puts(&b, "] is not finite");
-      const char *s = buf_str(&b);
-      IERR_VALUE(I, "%s", s ? s : "autodetected range is not finite");
-      buf_free(&b);
-      return -1;
+      return buf_error(I, &b, false);
     }
     *first = lo;
     *last = hi;
@@ -813,6 +812,7 @@ static int bi_correlate(Interp *I, const Args *a, Value *out) {
 ** The table
 */
 
+/* The builtins of this file, listed in builtin_tables (builtins.c). */
 const Builtin builtins_search_table[] = {
   {NULL, "searchsorted", bi_searchsorted, "searchsorted(a, v, side='left', sorter=None)\n\n"
    "Find indices where elements should be inserted to maintain order."},

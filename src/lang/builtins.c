@@ -486,8 +486,8 @@ static int bi_set_printoptions(Interp *I, const Args *a, Value *out) {
 }
 
 /* _raise(kind, message): records the error `kind: message` for the stdlib's tsr functions,
-   which have no raise statement.  kind is "ValueError", "TypeError" or "AxisError" (shown as
-   NumPy's "AxisError (ValueError)"); any other kind is a ValueError. */
+   which have no raise statement.  kind is "ValueError", "TypeError", "IndexError" or
+   "AxisError" (shown as NumPy's "AxisError (ValueError)"); any other kind is a ValueError. */
 static int bi_raise(Interp *I, const Args *a, Value *out) {
   (void)out;
   Value s[2];
@@ -498,6 +498,7 @@ static int bi_raise(Interp *I, const Args *a, Value *out) {
   Ctx *c = interp_ctx(I);
   if (strcmp(kind, "TypeError") == 0) return ERR_TYPE(c, "%s", msg);
   if (strcmp(kind, "AxisError") == 0) return ERR_AXIS(c, "%s", msg);
+  if (strcmp(kind, "IndexError") == 0) return ERR_INDEX(c, "%s", msg);
   return ERR_VALUE(c, "%s", msg);
 }
 
@@ -525,7 +526,8 @@ static const Builtin builtins_core_table[] = {
    "suppress=None, nanstr=None, infstr=None, formatter=None, sign=None, floatmode=None)\n\n"
    "Set printing options (how tensors are printed)."},
   {NULL, "_raise", bi_raise,
-   "_raise(kind, message)\n\nRaises kind ('ValueError', 'TypeError', 'AxisError') with message "
+   "_raise(kind, message)\n\nRaises kind ('ValueError', 'TypeError', 'IndexError', 'AxisError') "
+   "with message "
    "(tsr: the stdlib's error helper)."},
   {NULL, NULL, NULL, NULL}
 };

@@ -36,12 +36,16 @@ static int buf_error(Interp *I, Buf *b, bool type_error) {
   return -1;
 }
 
-/* A side= option: "left" (false) or "right" (true). */
+/* A side= option: "left" (false) or "right" (true); as NumPy 1.24, any string whose first
+   letter is l or r in either case. */
 static int side_arg(Interp *I, Value v, bool *right) {
   *right = false;
-  if (!given(v)) return 0;
-  if (v.type == V_STR && strcmp(as_str(v)->s, "left") == 0) return 0;
-  if (v.type == V_STR && strcmp(as_str(v)->s, "right") == 0) { *right = true; return 0; }
+  if (v.type == V_UNDEF) return 0;
+  if (v.type != V_STR)
+    return IERR_TYPE(I, "search side must be str, not %s", value_type_name(v));
+  char first = as_str(v)->s[0];
+  if (first == 'l' || first == 'L') return 0;
+  if (first == 'r' || first == 'R') { *right = true; return 0; }
   Buf b;
   buf_init(&b, interp_ctx(I));
   buf_puts(&b, "search side must be 'left' or 'right' (got ");

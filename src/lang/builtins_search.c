@@ -419,12 +419,12 @@ static int estimate_bins(Ctx *c, int est, Tensor *a, double first, double last,
                          int64_t *nbins) {
   int64_t n = a->shape[0], k = 0;
   const double *p = (const double *)tensor_data(a);
-  Tensor *kept = tensor_empty(c, TSR_FLOAT64, 1, &n);
+  for (int64_t i = 0; i < n; i++) k += p[i] >= first && p[i] <= last;
+  Tensor *kept = tensor_empty(c, TSR_FLOAT64, 1, &k);
   if (!kept) return -1;
   double *q = (double *)tensor_data(kept);
-  for (int64_t i = 0; i < n; i++)
-    if (p[i] >= first && p[i] <= last) q[k++] = p[i];
-  kept->shape[0] = k;
+  for (int64_t i = 0, j = 0; i < n; i++)
+    if (p[i] >= first && p[i] <= last) q[j++] = p[i];
   double width = k == 0 ? 0 : bin_width(c, est, kept);
   tensor_release(kept);
   if (width < 0) return -1;

@@ -24,6 +24,7 @@ RT_HIDDEN extern const Builtin builtins_einsum_table[];
 RT_HIDDEN extern const Builtin builtins_fperr_table[];
 RT_HIDDEN extern const Builtin builtins_linalg_table[];
 RT_HIDDEN extern const Builtin builtins_indices_table[];
+RT_HIDDEN extern const Builtin builtins_search_table[];
 
 /* --------------------------------------------------------------------------------------------
 ** Small helpers
@@ -485,6 +486,23 @@ static int bi_set_printoptions(Interp *I, const Args *a, Value *out) {
   return 0;
 }
 
+/* _raise(kind, message): records the error `kind: message` for the stdlib's tsr functions,
+   which have no raise statement.  kind is "ValueError", "TypeError", "IndexError" or
+   "AxisError" (shown as NumPy's "AxisError (ValueError)"); any other kind is a ValueError. */
+static int bi_raise(Interp *I, const Args *a, Value *out) {
+  (void)out;
+  Value s[2];
+  if (args_parse(I, a, "_raise", "kind,message", s)) return -1;
+  if (s[0].type != V_STR || s[1].type != V_STR)
+    return IERR_TYPE(I, "_raise() takes two strings");
+  const char *kind = as_str(s[0])->s, *msg = as_str(s[1])->s;
+  Ctx *c = interp_ctx(I);
+  if (strcmp(kind, "TypeError") == 0) return ERR_TYPE(c, "%s", msg);
+  if (strcmp(kind, "AxisError") == 0) return ERR_AXIS(c, "%s", msg);
+  if (strcmp(kind, "IndexError") == 0) return ERR_INDEX(c, "%s", msg);
+  return ERR_VALUE(c, "%s", msg);
+}
+
 /* --------------------------------------------------------------------------------------------
 ** The tables
 */
@@ -508,11 +526,16 @@ static const Builtin builtins_core_table[] = {
    "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, "
    "suppress=None, nanstr=None, infstr=None, formatter=None, sign=None, floatmode=None)\n\n"
    "Set printing options (how tensors are printed)."},
+  {NULL, "_raise", bi_raise,
+   "_raise(kind, message)\n\nRaises kind ('ValueError', 'TypeError', 'IndexError', 'AxisError') "
+   "with message "
+   "(tsr: the stdlib's error helper)."},
   {NULL, NULL, NULL, NULL}
 };
 
 const Builtin *const builtin_tables[] = {
   builtins_core_table, builtins_array_table, builtins_math_table, builtins_random_table,
   builtins_io_table, builtins_print_table, builtins_shape_table, builtins_einsum_table,
-  builtins_fperr_table, builtins_linalg_table, builtins_indices_table, NULL
+  builtins_fperr_table, builtins_linalg_table, builtins_indices_table, builtins_search_table,
+  NULL
 };

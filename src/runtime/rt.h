@@ -582,6 +582,19 @@ RT_HIDDEN Tensor *create_linspace(Ctx *c, double start, double stop, int64_t num
 /* numpy.eye(N, M, k, dtype). */
 RT_HIDDEN Tensor *create_eye(Ctx *c, int64_t n, int64_t m, int64_t k, DType dt);
 
+/* --- searching and sliding products (search.c) --- */
+/* numpy.searchsorted(a, v, side, sorter): a 1-d, sorted ascending (directly, or through
+   sorter: NULL or a 1-d integer tensor of a's size); v any shape; compared in their common
+   type, NaN after every number.  int64 indices of v's shape: the first i with v <= a[i]
+   (right = false) or v < a[i] (right = true).  New reference; NULL with ValueError
+   ("sorter.size must equal a.size", "Sorter index out of range.") or MemoryError. */
+RT_HIDDEN Tensor *search_sorted(Ctx *c, Tensor *a, Tensor *v, bool right, Tensor *sorter);
+/* The core of numpy.correlate: a (n) and v (m) 1-d and non-empty, computed in their promoted
+   dtype (integers wrap, bools or/and): out[k] = sum_j a[k + j - pad] * v[j] over the j that
+   stay inside a, for k in [0, nout).  pad = m - 1 with nout = n + m - 1 is mode 'full'.
+   New 1-d reference, or NULL with MemoryError. */
+RT_HIDDEN Tensor *search_correlate(Ctx *c, Tensor *a, Tensor *v, int64_t pad, int64_t nout);
+
 /* ------------------------------------------------------------------------------------------
 ** Formatting (numpy.array_str / array_repr / the scalar reprs), into a Buf.
 */

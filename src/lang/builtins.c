@@ -23,6 +23,7 @@ RT_HIDDEN extern const Builtin builtins_shape_table[];
 RT_HIDDEN extern const Builtin builtins_einsum_table[];
 RT_HIDDEN extern const Builtin builtins_fperr_table[];
 RT_HIDDEN extern const Builtin builtins_linalg_table[];
+RT_HIDDEN extern const Builtin builtins_stats_table[];
 
 /* --------------------------------------------------------------------------------------------
 ** Small helpers
@@ -513,5 +514,5 @@ static const Builtin builtins_core_table[] = {
 const Builtin *const builtin_tables[] = {
   builtins_core_table, builtins_array_table, builtins_math_table, builtins_random_table,
   builtins_io_table, builtins_print_table, builtins_shape_table, builtins_einsum_table,
-  builtins_fperr_table, builtins_linalg_table, NULL
+  builtins_fperr_table, builtins_linalg_table, builtins_stats_table, NULL
 };

@@ -42,6 +42,14 @@ static inline Tensor *arg_tensor(Interp *I, Value v) { return value_to_tensor_st
    arguments. */
 RT_HIDDEN int call_with_self(Interp *I, const Args *a, BuiltinFn fn, Value *out);
 
+/* The out= argument (builtins_math.c): None/omitted gives *out NULL, else a tensor (or a
+   1-tuple holding one), borrowed; TypeError "return arrays must be of ArrayType".  0 or -1. */
+RT_HIDDEN int out_arg(Interp *I, Value v, Tensor **out);
+/* Delivers result r (owned; NULL = error already recorded): into the out= tensor o when given
+   (cast and broadcast into it; o is then the result, a new reference), else r itself.  0 or
+   -1 (r released). */
+RT_HIDDEN int deliver(Interp *I, Tensor *r, Tensor *o, Value *out);
+
 /* Shape helpers of builtins_array.c shared with builtins_shape.c (all new references or 0/-1
    with the error recorded):
    insert_unit_axes: a view of t with size-1 axes at the given result positions (expand_dims);

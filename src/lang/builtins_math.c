@@ -13,9 +13,8 @@
 ** Helpers shared by the builtins of this file
 */
 
-/* The out= argument: None/omitted gives NULL, else a tensor (or a 1-tuple holding one),
-   borrowed. */
-static int out_arg(Interp *I, Value v, Tensor **out) {
+/* The out= argument (builtins.h). */
+int out_arg(Interp *I, Value v, Tensor **out) {
   *out = NULL;
   if (!given(v)) return 0;
   if (v.type == V_TUPLE && as_list(v)->n == 1) v = as_list(v)->items[0];
@@ -24,9 +23,8 @@ static int out_arg(Interp *I, Value v, Tensor **out) {
   return 0;
 }
 
-/* Delivers result r (owned): into the out= tensor o when given (then o is the result), else
-   r itself. */
-static int deliver(Interp *I, Tensor *r, Tensor *o, Value *out) {
+/* Delivers a result into out= or as itself (builtins.h). */
+int deliver(Interp *I, Tensor *r, Tensor *o, Value *out) {
   if (!r) return -1;
   if (!o) return ret_tensor(r, out);
   Ctx *c = interp_ctx(I);

@@ -1,0 +1,228 @@
+/*
+** stats.c -- order statistics along axes: numpy.median, percentile/quantile with NumPy 1.24's
+** thirteen methods, and their nan* variants.  The reduced axes are moved last and flattened,
+** every lane is sorted once (sort.c, NaN last), and each requested quantile is read from the
+** sorted lane with NumPy's index and interpolation arithmetic.
+*/
+#include "rt.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *const quantile_method_names[QM_COUNT] = {
+#define X_NAME(name, str) str,
+  QUANTILE_METHODS(X_NAME)
+#undef X_NAME
+};
+
+/* ------------------------------------------------------------------------------------------
+** Per-dtype arithmetic on two elements of a sorted lane.
+*/
+
+/* NumPy's _lerp of elements a (index i) and b (index j) with weight t: the difference b - a
+   in the lane's dtype (integers wrap), then a + d*t, or b - d*(1-t) when t >= 0.5, in
+   float64.  mid_sum: the float64 sum (-0.0 + a) + b that numpy.mean starts from (median of
+   integers), or for floats the sum in the lane's dtype. */
+#define DEFINE_PAIR(ENUM, T, NAME, KIND)                                                   \
+  static double lerp_##T(const char *lane, int64_t i, int64_t j, double t) {               \
+    T a = ((const T *)lane)[i], b = ((const T *)lane)[j];                                  \
+    T d = KIND == 'f' ? (T)(b - a) : (T)((uint64_t)b - (uint64_t)a);                       \
+    return t >= 0.5 ? (double)b - (double)d * (1 - t) : (double)a + (double)d * t;         \
+  }
+DTYPE_TABLE(DEFINE_PAIR)
+#undef DEFINE_PAIR
+typedef double (*LerpFn)(const char *, int64_t, int64_t, double);
+#define X_LERP(ENUM, T, NAME, KIND) [ENUM] = lerp_##T,
+static const LerpFn lerp_fns[DTYPE_COUNT] = { DTYPE_TABLE(X_LERP) };
+#undef X_LERP
+
+/* The mean of elements i and j (i == j for an odd count) as numpy.mean computes it: the
+   pairwise sum from -0.0 then a division by the count, in float32 for float32 lanes and in
+   float64 otherwise; written to out (dtype odt). */
+static void mean_pair(DType dt, const char *lane, int64_t i, int64_t j, DType odt, char *out) {
+  size_t sz = dtype_size(dt);
+  if (dt == TSR_FLOAT32) {
+    float a = *(const float *)(lane + i * sz), s = -0.0f + a;
+    if (j != i) s = (s + *(const float *)(lane + j * sz)) / 2.0f;
+    *(float *)out = s;
+    return;
+  }
+  double s = -0.0 + dtype_get_f64(dt, lane + i * sz);
+  if (j != i) s = (s + dtype_get_f64(dt, lane + j * sz)) / 2.0;
+  dtype_set_f64(odt, out, s);
+}
+
+/* ------------------------------------------------------------------------------------------
+** NumPy's virtual indexes.
+*/
+
+/* The position of quantile q in n sorted values for method m: a discrete index (*discrete
+   true, *idx set) or a virtual index with the previous/next indices and NumPy's gamma (what
+   _get_indexes and _get_gamma give, including their -1 for "last" when past the end). */
+typedef struct QPos { bool discrete; int64_t idx, prev, next; double gamma; } QPos;
+
+static double floor_mod2(double x) { double r = fmod(x, 2.0); return r < 0 ? r + 2.0 : r; }
+
+/* _discret_interpolation_to_boundaries: floor(x) where cond holds, else floor(x) + 1; at
+   least 0. */
+static int64_t discrete_boundary(double x, bool closest) {
+  double prev = floor(x), g = x - prev;
+  bool cond = closest ? g == 0 && floor_mod2(prev) == 0 : g == 0;
+  double r = cond ? prev : prev + 1;
+  return r < 0 ? 0 : (int64_t)r;
+}
+
+static double alpha_beta_index(int64_t n, double q, double alpha, double beta) {
+  return (double)n * q + (alpha + q * (1 - alpha - beta)) - 1;
+}
+
+static QPos quantile_position(QuantileMethod m, int64_t n, double q) {
+  QPos p = {false, 0, 0, 0, 0};
+  double x = (double)(n - 1) * q, vi;
+  switch (m) {
+  case QM_LOWER: p.discrete = true; p.idx = (int64_t)floor(x); return p;
+  case QM_HIGHER: p.discrete = true; p.idx = (int64_t)ceil(x); return p;
+  case QM_NEAREST: p.discrete = true; p.idx = (int64_t)rint(x); return p;
+  case QM_INVERTED_CDF:
+    p.discrete = true; p.idx = discrete_boundary((double)n * q - 1, false); return p;
+  case QM_CLOSEST_OBSERVATION:
+    p.discrete = true; p.idx = discrete_boundary((double)n * q - 1 - 0.5, true); return p;
+  case QM_MIDPOINT: vi = 0.5 * (floor(x) + ceil(x)); break;
+  case QM_AVERAGED_INVERTED_CDF: vi = (double)n * q - 1; break;
+  case QM_INTERPOLATED_INVERTED_CDF: vi = alpha_beta_index(n, q, 0, 1); break;
+  case QM_HAZEN: vi = alpha_beta_index(n, q, 0.5, 0.5); break;
+  case QM_WEIBULL: vi = alpha_beta_index(n, q, 0, 0); break;
+  case QM_MEDIAN_UNBIASED: vi = alpha_beta_index(n, q, 1.0 / 3, 1.0 / 3); break;
+  case QM_NORMAL_UNBIASED: vi = alpha_beta_index(n, q, 3.0 / 8, 3.0 / 8); break;
+  default: vi = x; break;
+  }
+  double prev = floor(vi), next = prev + 1;
+  if (vi >= (double)(n - 1)) prev = next = -1;
+  if (vi < 0) prev = next = 0;
+  if (isnan(vi)) prev = next = -1;
+  p.gamma = vi - prev;
+  if (m == QM_MIDPOINT) p.gamma = p.gamma == 0 ? 0 : 0.5;
+  if (m == QM_AVERAGED_INVERTED_CDF) p.gamma = p.gamma == 0 ? 0.5 : 1;
+  p.prev = prev < 0 ? n - 1 : (int64_t)prev;
+  p.next = next < 0 ? n - 1 : (int64_t)next;
+  return p;
+}
+
+/* ------------------------------------------------------------------------------------------
+** The reduction.
+*/
+
+DType stats_quantile_dtype(QuantileMethod m, DType dt) {
+  if (m == QM_MEDIAN) return dtype_is_float(dt) ? dt : TSR_FLOAT64;
+  if (m == QM_LOWER || m == QM_HIGHER || m == QM_NEAREST || m == QM_INVERTED_CDF ||
+      m == QM_CLOSEST_OBSERVATION)
+    return dt;
+  return TSR_FLOAT64;
+}
+
+/* Writes NaN (or, for an integer output, what a cast of NaN gives) to out. */
+static void put_nan(DType odt, char *out) { dtype_set_f64(odt, out, NAN); }
+
+/* One output element: quantile q of the first n (valid) elements of a sorted lane. */
+static void lane_quantile(QuantileMethod m, DType dt, const char *lane, int64_t n, double q,
+                          DType odt, char *out) {
+  size_t sz = dtype_size(dt);
+  if (m == QM_MEDIAN) {
+    int64_t h = n / 2;
+    mean_pair(dt, lane, n % 2 ? h : h - 1, h, odt, out);
+    return;
+  }
+  QPos p = quantile_position(m, n, q);
+  if (p.discrete) memcpy(out, lane + p.idx * (int64_t)sz, sz);
+  else dtype_set_f64(odt, out, lerp_fns[dt](lane, p.prev, p.next, p.gamma));
+}
+
+/* The number of leading non-NaN elements of a sorted lane (NaN sorts last). */
+static int64_t valid_count(DType dt, const char *lane, int64_t m) {
+  int64_t lo = 0, hi = m;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    double v = dtype_get_f64(dt, lane + mid * (int64_t)dtype_size(dt));
+    if (isnan(v)) hi = mid; else lo = mid + 1;
+  }
+  return lo;
+}
+
+Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, int qndim, const int64_t *qshape,
+                       QuantileMethod m, const int *axes, int naxes, bool keepdims,
+                       bool skip_nan, int *flags) {
+  bool red[TSR_MAXDIMS];
+  int perm[TSR_MAXDIMS], nd = t->ndim, np_ = 0;
+  int64_t oshape[2 * TSR_MAXDIMS], lanes = 1, len = 1, qn = 1;
+  Tensor *moved = NULL, *flat = NULL, *sorted = NULL, *r = NULL;
+  *flags = 0;
+  for (int i = 0; i < nd; i++) red[i] = naxes < 0;
+  for (int i = 0; i < naxes; i++) {
+    int ax;
+    if (axis_normalize(c, axes[i], nd, &ax)) return NULL;
+    if (red[ax]) { ERR_VALUE(c, "repeated axis"); return NULL; }
+    red[ax] = true;
+  }
+  if (t->dtype == TSR_BOOL && m != QM_MEDIAN && stats_quantile_dtype(m, t->dtype) != TSR_BOOL) {
+    ERR_TYPE(c, "numpy boolean subtract, the `-` operator, is not supported, use the "
+                "bitwise_xor, the `^` operator, or the logical_xor function instead.");
+    return NULL;
+  }
+  int ond = 0;
+  for (int i = 0; i < qndim; i++) { oshape[ond++] = qshape[i]; qn *= qshape[i]; }
+  for (int i = 0; i < nd; i++)
+    if (!red[i]) { perm[np_++] = i; oshape[ond++] = t->shape[i]; lanes *= t->shape[i]; }
+    else if (keepdims) oshape[ond++] = 1;
+  for (int i = 0; i < nd; i++)
+    if (red[i]) { perm[np_++] = i; len *= t->shape[i]; }
+  if (ond > TSR_MAXDIMS) { ERR_VALUE(c, "quantile result has too many dimensions"); return NULL; }
+  if (len == 0 && m != QM_MEDIAN && !skip_nan && lanes * qn > 0) {
+    ERR_INDEX(c, "cannot do a non-empty take from an empty axes.");
+    return NULL;
+  }
+  DType dt = t->dtype, odt = stats_quantile_dtype(m, dt);
+  if (!(moved = tensor_transpose(c, t, perm))) goto fail;
+  {
+    int64_t shape2[2] = {lanes, len};
+    if (!(flat = tensor_reshape(c, moved, 2, shape2))) goto fail;
+  }
+  if (!(sorted = sort_sorted(c, flat, 1))) goto fail;
+  if (!(r = tensor_empty(c, odt, ond, oshape))) goto fail;
+  {
+    size_t sz = dtype_size(dt), osz = dtype_size(odt);
+    const char *sp = tensor_data(sorted);
+    char *op = tensor_data(r);
+    for (int64_t l = 0; l < lanes; l++) {
+      const char *lane = sp + (size_t)(l * len) * sz;
+      int64_t n = len;
+      bool nan_lane = false;
+      if (dtype_is_float(dt) && len > 0) {
+        if (skip_nan) n = valid_count(dt, lane, len);
+        else nan_lane = isnan(dtype_get_f64(dt, lane + (len - 1) * (int64_t)sz));
+      }
+      if (n == 0) *flags |= skip_nan && len > 0 ? STATS_ALL_NAN : STATS_EMPTY;
+      for (int64_t j = 0; j < qn; j++) {
+        char *o = op + (size_t)(j * lanes + l) * osz;
+        if (n == 0 || nan_lane) put_nan(odt, o);
+        else lane_quantile(m, dt, lane, n, q ? q[j] : 0.5, odt, o);
+      }
+      if ((l & 1023) == 1023 && ctx_poll(c, (uint64_t)(1024 * len) / 4096 + 1)) goto fail;
+    }
+  }
+  tensor_release(moved);
+  tensor_release(flat);
+  tensor_release(sorted);
+  return r;
+fail:
+  tensor_release(moved);
+  tensor_release(flat);
+  tensor_release(sorted);
+  tensor_release(r);
+  return NULL;
+}
+
+int stats_method_from_name(const char *name, QuantileMethod *out) {
+  for (int k = 0; k < QM_MEDIAN; k++)
+    if (strcmp(name, quantile_method_names[k]) == 0) { *out = (QuantileMethod)k; return 0; }
+  return -1;
+}

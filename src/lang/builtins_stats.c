@@ -273,7 +273,7 @@ static int bi_nancumprod(Interp *I, const Args *a, Value *out) {
 
 /* nanmax / nanmin (a, axis=None, out=None, keepdims=False): numpy.fmax.reduce /
    fmin.reduce; an all-NaN slice gives NaN and the RuntimeWarning "All-NaN slice encountered"
-   ("All-NaN axis encountered" for axis=None). */
+   ("All-NaN axis encountered" when a is not an array, as NumPy's other path says). */
 static int nan_extreme(Interp *I, const Args *a, const char *name, Reduction op, Value *out) {
   Value s[4];
   RedArgs ra;
@@ -284,11 +284,12 @@ static int nan_extreme(Interp *I, const Args *a, const char *name, Reduction op,
   Tensor *t = arg_tensor(I, s[0]), *f = NULL, *mask = NULL, *all = NULL, *nan = NULL;
   Tensor *r = NULL;
   if (!t) return -1;
+  bool list = s[0].type != V_TENSOR;   /* NumPy's path for non-arrays: amax and other words */
   if (tensor_size(t) == 0) {
     Tensor *probe = reduce(c, RED_SUM, t, ra.axes, ra.naxes, false, -1);
     if (probe && tensor_size(probe) > 0)
       IERR_VALUE(I, "zero-size array to reduction operation %s which has no identity",
-                 op == RED_MAX ? "fmax" : "fmin");
+                 op == RED_MAX ? (list ? "maximum" : "fmax") : (list ? "minimum" : "fmin"));
     else if (probe)
       r = reduce(c, op, t, ra.axes, ra.naxes, ra.keep, -1);
     tensor_release(probe);
@@ -303,7 +304,7 @@ static int nan_extreme(Interp *I, const Args *a, const char *name, Reduction op,
       goto fail;
     tensor_release(r);
     r = w;
-    warn(I, ra.naxes < 0 ? "All-NaN axis encountered" : "All-NaN slice encountered");
+    warn(I, list ? "All-NaN axis encountered" : "All-NaN slice encountered");
   }
   goto done;
 fail:

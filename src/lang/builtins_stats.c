@@ -173,6 +173,7 @@ static int quantile_call(Interp *I, QuantileKind kind, bool skip_nan, const Valu
 done:
   tensor_release(q);
   tensor_release(t);
+  if (r && ra.keep && r->ndim == 0) r->ndarray = 1;   /* NumPy reshapes: array(3.5) */
   return deliver(I, r, ra.out, out);
 }
 

@@ -107,19 +107,21 @@ static Tensor *valid_counts(Ctx *c, Tensor *mask, const RedArgs *r, bool keep) {
 typedef enum { Q_MEDIAN, Q_PERCENTILE, Q_QUANTILE } QuantileKind;
 
 /* The q argument as float64 fractions in [0, 1] (percentiles divided by 100), C-contiguous
-   (new reference); ValueError "Percentiles must be in the range [0, 100]" / "Quantiles must
-   be in the range [0, 1]". */
-static Tensor *quantile_fractions(Interp *I, Value qv, QuantileKind kind) {
+   (new reference); *q_f32 tells that q was a float32 array of 1 dim or more, which NumPy
+   divides and indexes with in float32.  ValueError "Percentiles must be in the range
+   [0, 100]" / "Quantiles must be in the range [0, 1]". */
+static Tensor *quantile_fractions(Interp *I, Value qv, QuantileKind kind, bool *q_f32) {
   Ctx *c = interp_ctx(I);
-  Tensor *q = value_to_tensor_strong(I, qv, TSR_FLOAT64), *f = NULL;
+  Tensor *q = value_to_tensor_strong(I, qv, -1), *f = NULL;
   if (!q) return NULL;
-  f = tensor_copy(c, q);
+  *q_f32 = q->dtype == TSR_FLOAT32 && q->ndim > 0;
+  f = tensor_astype(c, q, TSR_FLOAT64);
   tensor_release(q);
   if (!f) return NULL;
   double *p = (double *)tensor_data(f);
   int64_t n = tensor_size(f);
   for (int64_t i = 0; i < n; i++) {
-    if (kind == Q_PERCENTILE) p[i] = p[i] / 100;
+    if (kind == Q_PERCENTILE) p[i] = *q_f32 ? (double)((float)p[i] / 100.0f) : p[i] / 100;
     if (!(p[i] >= 0 && p[i] <= 1)) {
       tensor_release(f);
       IERR_VALUE(I, kind == Q_PERCENTILE ? "Percentiles must be in the range [0, 100]"
@@ -154,15 +156,16 @@ static int quantile_call(Interp *I, QuantileKind kind, bool skip_nan, const Valu
     }
   }
   Tensor *q = NULL, *t = NULL, *r = NULL;
-  if (kind != Q_MEDIAN && !(q = quantile_fractions(I, s[1], kind))) return -1;
+  bool q_f32 = false;
+  if (kind != Q_MEDIAN && !(q = quantile_fractions(I, s[1], kind, &q_f32))) return -1;
   if (!(t = arg_tensor(I, s[0]))) goto done;
   int flags = 0;
   if (skip_nan && tensor_size(t) == 0) {   /* NumPy answers with nanmean */
-    r = stats_quantile(c, t, NULL, 0, NULL, QM_MEDIAN, ra.axes, ra.naxes, ra.keep, true, &flags);
+    r = stats_quantile(c, t, NULL, false, 0, NULL, QM_MEDIAN, ra.axes, ra.naxes, ra.keep, true, &flags);
     if (r) warn(I, "Mean of empty slice");
     goto done;
   }
-  r = stats_quantile(c, t, q ? (const double *)tensor_data(q) : NULL, q ? q->ndim : 0,
+  r = stats_quantile(c, t, q ? (const double *)tensor_data(q) : NULL, q_f32, q ? q->ndim : 0,
                      q ? q->shape : NULL, m, ra.axes, ra.naxes, ra.keep, skip_nan, &flags);
   if (r && (flags & STATS_ALL_NAN)) warn(I, "All-NaN slice encountered");
   if (r && (flags & STATS_EMPTY)) {

@@ -573,7 +573,8 @@ RT_HIDDEN int stats_method_from_name(const char *name, QuantileMethod *out);
    closest_observation) keep dt; the interpolating ones give float64 (NumPy 1.24). */
 RT_HIDDEN DType stats_quantile_dtype(QuantileMethod m, DType dt);
 /* Quantiles q[0..qn) (in [0, 1], checked by the caller; qn = product of qshape[0..qndim);
-   q NULL for QM_MEDIAN) of t over axes (naxes -1 = all; negative axes allowed; AxisError,
+   q NULL for QM_MEDIAN; q_f32: they are the values of a float32 array of 1 dim or more, whose
+   virtual indices NumPy computes in float32) of t over axes (naxes -1 = all; negative axes allowed; AxisError,
    ValueError "repeated axis").  Result (new reference, C-contiguous, dtype
    stats_quantile_dtype): shape qshape + t's shape without the reduced axes (size 1 with
    keepdims).  A lane holding NaN gives NaN; with skip_nan the NaNs are dropped first
@@ -582,7 +583,7 @@ RT_HIDDEN DType stats_quantile_dtype(QuantileMethod m, DType dt);
    warnings.  An empty reduction of a method other than the median is IndexError "cannot do a
    non-empty take from an empty axes." (NumPy's); bool input to an interpolating method is
    NumPy's TypeError of boolean subtract.  Sorts each lane once (O(n log n)). */
-RT_HIDDEN Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, int qndim,
+RT_HIDDEN Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim,
                                  const int64_t *qshape, QuantileMethod m, const int *axes,
                                  int naxes, bool keepdims, bool skip_nan, int *flags);
 

@@ -61,51 +61,63 @@ static void mean_pair(DType dt, const char *lane, int64_t i, int64_t j, DType od
    _get_indexes and _get_gamma give, including their -1 for "last" when past the end). */
 typedef struct QPos { bool discrete; int64_t idx, prev, next; double gamma; } QPos;
 
-static double floor_mod2(double x) { double r = fmod(x, 2.0); return r < 0 ? r + 2.0 : r; }
-
-/* _discret_interpolation_to_boundaries: floor(x) where cond holds, else floor(x) + 1; at
-   least 0. */
-static int64_t discrete_boundary(double x, bool closest) {
-  double prev = floor(x), g = x - prev;
-  bool cond = closest ? g == 0 && floor_mod2(prev) == 0 : g == 0;
-  double r = cond ? prev : prev + 1;
-  return r < 0 ? 0 : (int64_t)r;
-}
-
-static double alpha_beta_index(int64_t n, double q, double alpha, double beta) {
-  return (double)n * q + (alpha + q * (1 - alpha - beta)) - 1;
-}
-
-static QPos quantile_position(QuantileMethod m, int64_t n, double q) {
-  QPos p = {false, 0, 0, 0, 0};
-  double x = (double)(n - 1) * q, vi;
-  switch (m) {
-  case QM_LOWER: p.discrete = true; p.idx = (int64_t)floor(x); return p;
-  case QM_HIGHER: p.discrete = true; p.idx = (int64_t)ceil(x); return p;
-  case QM_NEAREST: p.discrete = true; p.idx = (int64_t)rint(x); return p;
-  case QM_INVERTED_CDF:
-    p.discrete = true; p.idx = discrete_boundary((double)n * q - 1, false); return p;
-  case QM_CLOSEST_OBSERVATION:
-    p.discrete = true; p.idx = discrete_boundary((double)n * q - 1 - 0.5, true); return p;
-  case QM_MIDPOINT: vi = 0.5 * (floor(x) + ceil(x)); break;
-  case QM_AVERAGED_INVERTED_CDF: vi = (double)n * q - 1; break;
-  case QM_INTERPOLATED_INVERTED_CDF: vi = alpha_beta_index(n, q, 0, 1); break;
-  case QM_HAZEN: vi = alpha_beta_index(n, q, 0.5, 0.5); break;
-  case QM_WEIBULL: vi = alpha_beta_index(n, q, 0, 0); break;
-  case QM_MEDIAN_UNBIASED: vi = alpha_beta_index(n, q, 1.0 / 3, 1.0 / 3); break;
-  case QM_NORMAL_UNBIASED: vi = alpha_beta_index(n, q, 3.0 / 8, 3.0 / 8); break;
-  default: vi = x; break;
+/* The virtual-index arithmetic in T: float64, or float32 where NumPy computes in float32 (q a
+   float32 array of 1 dim or more, meeting a count small enough to be a float32-sized
+   Python int under value-based casting).  gamma is float64 either way (NumPy subtracts the
+   intp previous index). */
+#define DEFINE_QPOS(NAME, T, FLOOR, CEIL, RINT, FMOD)                                       \
+  static int64_t NAME##_boundary(T x, bool closest) {                                      \
+    T prev = FLOOR(x), g = x - prev;                                                       \
+    T r2 = FMOD(prev, (T)2);                                                               \
+    if (r2 < 0) r2 += 2;                                                                   \
+    bool cond = closest ? g == 0 && r2 == 0 : g == 0;                                      \
+    T r = cond ? prev : prev + 1;                                                          \
+    return r < 0 ? 0 : (int64_t)r;                                                         \
+  }                                                                                        \
+  static T NAME##_ab(int64_t n, T q, double alpha, double beta) {                          \
+    return (T)n * q + ((T)alpha + q * (T)(1 - alpha - beta)) - 1;                          \
+  }                                                                                        \
+  static QPos NAME(QuantileMethod m, int64_t n, T q) {                                     \
+    QPos p = {false, 0, 0, 0, 0};                                                          \
+    T x = (T)(n - 1) * q, vi;                                                              \
+    switch (m) {                                                                           \
+    case QM_LOWER: p.discrete = true; p.idx = (int64_t)FLOOR(x); return p;                 \
+    case QM_HIGHER: p.discrete = true; p.idx = (int64_t)CEIL(x); return p;                 \
+    case QM_NEAREST: p.discrete = true; p.idx = (int64_t)RINT(x); return p;                \
+    case QM_INVERTED_CDF:                                                                  \
+      p.discrete = true; p.idx = NAME##_boundary((T)n * q - 1, false); return p;           \
+    case QM_CLOSEST_OBSERVATION:                                                           \
+      p.discrete = true; p.idx = NAME##_boundary((T)n * q - 1 - (T)0.5, true); return p;   \
+    case QM_MIDPOINT: vi = (T)0.5 * (FLOOR(x) + CEIL(x)); break;                           \
+    case QM_AVERAGED_INVERTED_CDF: vi = (T)n * q - 1; break;                               \
+    case QM_INTERPOLATED_INVERTED_CDF: vi = NAME##_ab(n, q, 0, 1); break;                  \
+    case QM_HAZEN: vi = NAME##_ab(n, q, 0.5, 0.5); break;                                  \
+    case QM_WEIBULL: vi = NAME##_ab(n, q, 0, 0); break;                                    \
+    case QM_MEDIAN_UNBIASED: vi = NAME##_ab(n, q, 1.0 / 3, 1.0 / 3); break;                \
+    case QM_NORMAL_UNBIASED: vi = NAME##_ab(n, q, 3.0 / 8, 3.0 / 8); break;                \
+    default: vi = x; break;                                                                \
+    }                                                                                      \
+    double prev = (double)FLOOR(vi), next = prev + 1;                                      \
+    if (vi >= (T)(n - 1)) prev = next = -1;                                                \
+    if (vi < 0) prev = next = 0;                                                           \
+    if (vi != vi) prev = next = -1;                                                        \
+    p.gamma = (double)vi - prev;                                                           \
+    if (m == QM_MIDPOINT) p.gamma = p.gamma == 0 ? 0 : 0.5;                                \
+    if (m == QM_AVERAGED_INVERTED_CDF) p.gamma = p.gamma == 0 ? 0.5 : 1;                   \
+    p.prev = prev < 0 ? n - 1 : (int64_t)prev;                                             \
+    p.next = next < 0 ? n - 1 : (int64_t)next;                                             \
+    return p;                                                                              \
   }
-  double prev = floor(vi), next = prev + 1;
-  if (vi >= (double)(n - 1)) prev = next = -1;
-  if (vi < 0) prev = next = 0;
-  if (isnan(vi)) prev = next = -1;
-  p.gamma = vi - prev;
-  if (m == QM_MIDPOINT) p.gamma = p.gamma == 0 ? 0 : 0.5;
-  if (m == QM_AVERAGED_INVERTED_CDF) p.gamma = p.gamma == 0 ? 0.5 : 1;
-  p.prev = prev < 0 ? n - 1 : (int64_t)prev;
-  p.next = next < 0 ? n - 1 : (int64_t)next;
-  return p;
+DEFINE_QPOS(qpos_f64, double, floor, ceil, rint, fmod)
+DEFINE_QPOS(qpos_f32, float, floorf, ceilf, rintf, fmodf)
+#undef DEFINE_QPOS
+
+/* NumPy's position of quantile q among n sorted values (q_f32: q came from a float32 array). */
+static QPos quantile_position(QuantileMethod m, int64_t n, double q, bool q_f32) {
+  bool by_n_minus_1 = m == QM_LINEAR || m == QM_LOWER || m == QM_HIGHER || m == QM_NEAREST ||
+                      m == QM_MIDPOINT;
+  if (q_f32 && (by_n_minus_1 ? n - 1 : n) <= 65535) return qpos_f32(m, n, (float)q);
+  return qpos_f64(m, n, q);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -125,14 +137,14 @@ static void put_nan(DType odt, char *out) { dtype_set_f64(odt, out, NAN); }
 
 /* One output element: quantile q of the first n (valid) elements of a sorted lane. */
 static void lane_quantile(QuantileMethod m, DType dt, const char *lane, int64_t n, double q,
-                          DType odt, char *out) {
+                          bool q_f32, DType odt, char *out) {
   size_t sz = dtype_size(dt);
   if (m == QM_MEDIAN) {
     int64_t h = n / 2;
     mean_pair(dt, lane, n % 2 ? h : h - 1, h, odt, out);
     return;
   }
-  QPos p = quantile_position(m, n, q);
+  QPos p = quantile_position(m, n, q, q_f32);
   if (p.discrete) memcpy(out, lane + p.idx * (int64_t)sz, sz);
   else dtype_set_f64(odt, out, lerp_fns[dt](lane, p.prev, p.next, p.gamma));
 }
@@ -148,8 +160,8 @@ static int64_t valid_count(DType dt, const char *lane, int64_t m) {
   return lo;
 }
 
-Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, int qndim, const int64_t *qshape,
-                       QuantileMethod m, const int *axes, int naxes, bool keepdims,
+Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim,
+                       const int64_t *qshape, QuantileMethod m, const int *axes, int naxes, bool keepdims,
                        bool skip_nan, int *flags) {
   bool red[TSR_MAXDIMS];
   int perm[TSR_MAXDIMS], nd = t->ndim, np_ = 0;
@@ -204,7 +216,7 @@ Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, int qndim, const int6
       for (int64_t j = 0; j < qn; j++) {
         char *o = op + (size_t)(j * lanes + l) * osz;
         if (n == 0 || nan_lane) put_nan(odt, o);
-        else lane_quantile(m, dt, lane, n, q ? q[j] : 0.5, odt, o);
+        else lane_quantile(m, dt, lane, n, q ? q[j] : 0.5, q_f32, odt, o);
       }
       if ((l & 1023) == 1023 && ctx_poll(c, (uint64_t)(1024 * len) / 4096 + 1)) goto fail;
     }

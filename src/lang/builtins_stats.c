@@ -168,10 +168,12 @@ static int quantile_call(Interp *I, QuantileKind kind, bool skip_nan, const Valu
   r = stats_quantile(c, t, q ? (const double *)tensor_data(q) : NULL, q_f32, q ? q->ndim : 0,
                      q ? q->shape : NULL, m, ra.axes, ra.naxes, ra.keep, skip_nan, &flags);
   if (r && (flags & STATS_ALL_NAN)) warn(I, "All-NaN slice encountered");
-  if (r && (flags & STATS_EMPTY)) {
+  if (r && (flags & STATS_EMPTY)) {   /* numpy.mean's warning, then its 0/0 */
     warn(I, "Mean of empty slice.");
-    warn(I, r->ndim ? "invalid value encountered in divide"
-                    : "invalid value encountered in scalar divide");
+    if (fperr_report(c, FPE_INVALID, r->ndim ? "divide" : "scalar divide") < 0) {
+      tensor_release(r);
+      r = NULL;
+    }
   }
 done:
   tensor_release(q);

@@ -37,25 +37,13 @@ static Tensor *nan_replaced(Ctx *c, Tensor *t, double fill, Tensor **mask) {
   return r;
 }
 
-/* Is any element of the bool tensor t true? */
-static bool any_true(Tensor *t) {
-  Tensor *b = t;
-  const bool *p = (const bool *)tensor_data(b);
-  int64_t n = tensor_size(b);
-  if (!tensor_is_contiguous(b)) {
-    int64_t idx[TSR_MAXDIMS] = {0};
-    for (int64_t i = 0; i < n; i++) {
-      if (*(const bool *)tensor_at(b, idx)) return true;
-      for (int d = b->ndim - 1; d >= 0; d--) {
-        if (++idx[d] < b->shape[d]) break;
-        idx[d] = 0;
-      }
-    }
-    return false;
-  }
-  for (int64_t i = 0; i < n; i++)
-    if (p[i]) return true;
-  return false;
+/* Is any element of t true?  1 or 0, or -1 on error. */
+static int any_true(Ctx *c, Tensor *t) {
+  Tensor *r = reduce(c, RED_ANY, t, NULL, -1, false, -1);
+  if (!r) return -1;
+  int yes = *(const bool *)tensor_data(r);
+  tensor_release(r);
+  return yes;
 }
 
 /* The options shared by the reductions: axis (None / int / tuple), dtype=, keepdims=,
@@ -161,7 +149,8 @@ static int quantile_call(Interp *I, QuantileKind kind, bool skip_nan, const Valu
   if (!(t = arg_tensor(I, s[0]))) goto done;
   int flags = 0;
   if (skip_nan && tensor_size(t) == 0) {   /* NumPy answers with nanmean */
-    r = stats_quantile(c, t, NULL, false, 0, NULL, QM_MEDIAN, ra.axes, ra.naxes, ra.keep, true, &flags);
+    r = stats_quantile(c, t, NULL, false, 0, NULL, QM_MEDIAN, ra.axes, ra.naxes, ra.keep, true,
+                       &flags);
     if (r) warn(I, "Mean of empty slice");
     goto done;
   }
@@ -304,7 +293,9 @@ static int nan_extreme(Interp *I, const Args *a, const char *name, Reduction op,
   if (!(f = nan_replaced(c, t, op == RED_MAX ? -INFINITY : INFINITY, &mask))) goto done;
   if (!(r = reduce(c, op, f, ra.axes, ra.naxes, ra.keep, -1)) || !mask) goto done;
   if (!(all = reduce(c, RED_ALL, mask, ra.axes, ra.naxes, ra.keep, -1))) goto fail;
-  if (any_true(all)) {
+  int some = any_true(c, all);
+  if (some < 0) goto fail;
+  if (some) {
     Tensor *w;
     if (!(nan = tensor_scalar_f64(c, r->dtype, NAN)) || !(w = ufunc_where(c, all, nan, r)))
       goto fail;
@@ -348,10 +339,11 @@ static int nan_arg(Interp *I, const Args *a, const char *name, Reduction op, Val
   if (!t) return -1;
   bool fl = dtype_is_float(t->dtype);
   if (!(f = nan_replaced(c, t, op == RED_ARGMAX ? -INFINITY : INFINITY, &mask))) goto done;
-  if (fl && !(all = reduce(c, RED_ALL, mask, ra.axes, ra.naxes, false, -1))) goto done;
-  if (fl && any_true(all)) {
-    IERR_VALUE(I, "All-NaN slice encountered");
-    goto done;
+  if (fl) {
+    all = reduce(c, RED_ALL, mask, ra.axes, ra.naxes, false, -1);
+    int some = all ? any_true(c, all) : -1;
+    if (some > 0) IERR_VALUE(I, "All-NaN slice encountered");
+    if (some) goto done;
   }
   r = reduce(c, op, f, ra.axes, ra.naxes, ra.keep, -1);
 done:
@@ -512,10 +504,9 @@ static int weighted_average(Interp *I, Tensor *t, Value wv, const RedArgs *ra, T
       !(*scl = reduce(c, RED_SUM, wb, ra->axes, ra->naxes, ra->keep, rt)) ||
       !(zero = tensor_scalar_f64(c, rt, 0)) || !(eq = ufunc_binary(c, UF_EQUAL, *scl, zero, NULL)))
     goto done;
-  if (any_true(eq)) {
-    ERR_ZERODIV(c, "Weights sum to zero, can't be normalized");
-    goto done;
-  }
+  int some = any_true(c, eq);
+  if (some > 0) ERR_ZERODIV(c, "Weights sum to zero, can't be normalized");
+  if (some) goto done;
   if ((ta = tensor_astype(c, t, rt)) && (wa = tensor_astype(c, wb, rt)) &&
       (prod = ufunc_binary(c, UF_MULTIPLY, ta, wa, NULL)) &&
       (sum = reduce(c, RED_SUM, prod, ra->axes, ra->naxes, ra->keep, -1)) &&

@@ -574,8 +574,8 @@ RT_HIDDEN int stats_method_from_name(const char *name, QuantileMethod *out);
 RT_HIDDEN DType stats_quantile_dtype(QuantileMethod m, DType dt);
 /* Quantiles q[0..qn) (in [0, 1], checked by the caller; qn = product of qshape[0..qndim);
    q NULL for QM_MEDIAN; q_f32: they are the values of a float32 array of 1 dim or more, whose
-   virtual indices NumPy computes in float32) of t over axes (naxes -1 = all; negative axes allowed; AxisError,
-   ValueError "repeated axis").  Result (new reference, C-contiguous, dtype
+   virtual indices NumPy computes in float32) of t over axes (naxes -1 = all; negative axes
+   allowed; AxisError, ValueError "repeated axis").  Result (new reference, C-contiguous, dtype
    stats_quantile_dtype): shape qshape + t's shape without the reduced axes (size 1 with
    keepdims).  A lane holding NaN gives NaN; with skip_nan the NaNs are dropped first
    (nanquantile) and an all-NaN lane gives NaN.  *flags gets STATS_EMPTY when some lane had no

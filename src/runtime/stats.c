@@ -161,8 +161,8 @@ static int64_t valid_count(DType dt, const char *lane, int64_t m) {
 }
 
 Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim,
-                       const int64_t *qshape, QuantileMethod m, const int *axes, int naxes, bool keepdims,
-                       bool skip_nan, int *flags) {
+                       const int64_t *qshape, QuantileMethod m, const int *axes, int naxes,
+                       bool keepdims, bool skip_nan, int *flags) {
   bool red[TSR_MAXDIMS];
   int perm[TSR_MAXDIMS], nd = t->ndim, np_ = 0;
   int64_t oshape[2 * TSR_MAXDIMS], lanes = 1, len = 1, qn = 1;

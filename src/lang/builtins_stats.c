@@ -20,16 +20,13 @@ static void warn(Interp *I, const char *message) {
   if (c->fperr.report) c->fperr.report(c, FPMODE_WARN, message);
 }
 
-/* isnan(t) as a bool tensor (new reference), or NULL on error. */
-static Tensor *nan_mask(Ctx *c, Tensor *t) { return ufunc_unary(c, UF_ISNAN, t, NULL); }
-
 /* t with every NaN replaced by fill (NumPy's _replace_nan): a new tensor of t's dtype for
    float input, else t itself (a new reference).  *mask (when not NULL) gets isnan(t) for
    float input and NULL otherwise (new reference). */
 static Tensor *nan_replaced(Ctx *c, Tensor *t, double fill, Tensor **mask) {
   if (mask) *mask = NULL;
   if (!dtype_is_float(t->dtype)) return tensor_retain(t);
-  Tensor *m = nan_mask(c, t), *f = NULL, *r = NULL;
+  Tensor *m = ufunc_unary(c, UF_ISNAN, t, NULL), *f = NULL, *r = NULL;
   if (m && (f = tensor_scalar_f64(c, t->dtype, fill))) r = ufunc_where(c, m, f, t);
   tensor_release(f);
   if (r && mask) *mask = m;
@@ -402,8 +399,14 @@ static Tensor *nan_variance(Interp *I, Tensor *t, const RedArgs *ra, int64_t ddo
       !(avg = reduce(c, RED_SUM, f, ra->axes, ra->naxes, true, ra->dt)))
     goto done;
   divide_by_counts(avg, cnt, 0);
-  if (!(dev = ufunc_binary(c, UF_SUBTRACT, f, avg, NULL)) ||
-      !(zero = tensor_scalar_f64(c, dev->dtype, 0)) || !(tmp = ufunc_where(c, mask, zero, dev)))
+  /* NumPy subtracts into its copy of a: the deviations have a's dtype whatever dtype= says */
+  if (!(dev = ufunc_binary(c, UF_SUBTRACT, f, avg, NULL))) goto done;
+  if (dev->dtype != f->dtype) {
+    if (!(tmp = tensor_astype(c, dev, f->dtype))) goto done;
+    tensor_release(dev);
+    dev = tmp;
+  }
+  if (!(zero = tensor_scalar_f64(c, dev->dtype, 0)) || !(tmp = ufunc_where(c, mask, zero, dev)))
     goto done;
   tensor_release(dev);
   dev = tmp;
@@ -439,9 +442,14 @@ static int nan_var_common(Interp *I, const Args *a, const char *name, bool take_
       red_args(I, s[1], s[2], s[5], s[3], &ra) || (given(s[4]) && value_to_int(I, s[4], &ddof)))
     return -1;
   Ctx *c = interp_ctx(I);
-  Tensor *t = value_to_tensor_strong(I, s[0], ra.dt), *r = NULL;
+  Tensor *t = arg_tensor(I, s[0]), *r = NULL;
   if (!t) return -1;
-  if (!dtype_is_float(t->dtype)) {
+  if (!dtype_is_float(t->dtype)) {   /* numpy.var, which (in tsr) computes in dtype= */
+    if (ra.dt >= 0) {
+      Tensor *cast = tensor_astype(c, t, (DType)ra.dt);
+      tensor_release(t);
+      if (!(t = cast)) return -1;
+    }
     r = reduce_var(c, t, ra.axes, ra.naxes, ra.keep,
                    (int)(ddof > INT32_MAX ? INT32_MAX : ddof < INT32_MIN ? INT32_MIN : ddof),
                    take_sqrt);

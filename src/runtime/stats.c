@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+/* NumPy's method names, indexed by QuantileMethod ("median" last, tsr's own). */
 const char *const quantile_method_names[QM_COUNT] = {
 #define X_NAME(name, str) str,
   QUANTILE_METHODS(X_NAME)
@@ -124,6 +125,7 @@ static QPos quantile_position(QuantileMethod m, int64_t n, double q, bool q_f32)
 ** The reduction.
 */
 
+/* The result dtype of method m on dtype dt (rt.h). */
 DType stats_quantile_dtype(QuantileMethod m, DType dt) {
   if (m == QM_MEDIAN) return dtype_is_float(dt) ? dt : TSR_FLOAT64;
   if (m == QM_LOWER || m == QM_HIGHER || m == QM_NEAREST || m == QM_INVERTED_CDF ||
@@ -160,6 +162,9 @@ static int64_t valid_count(DType dt, const char *lane, int64_t m) {
   return lo;
 }
 
+/* numpy.median / quantile / nanquantile of t over axes (rt.h has the contract): moves the
+   reduced axes last, sorts each lane (sort_sorted), reads each q from the sorted lane.  The
+   result is laid out q-major: element (j, lane l) at j * lanes + l. */
 Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim,
                        const int64_t *qshape, QuantileMethod m, const int *axes, int naxes,
                        bool keepdims, bool skip_nan, int *flags) {
@@ -241,6 +246,7 @@ fail:
   return NULL;
 }
 
+/* The QuantileMethod named name (rt.h); "median" is not a NumPy method and is not found. */
 int stats_method_from_name(const char *name, QuantileMethod *out) {
   for (int k = 0; k < QM_MEDIAN; k++)
     if (strcmp(name, quantile_method_names[k]) == 0) { *out = (QuantileMethod)k; return 0; }

@@ -578,9 +578,10 @@ RT_HIDDEN DType stats_quantile_dtype(QuantileMethod m, DType dt);
    allowed; AxisError, ValueError "repeated axis").  Result (new reference, C-contiguous, dtype
    stats_quantile_dtype): shape qshape + t's shape without the reduced axes (size 1 with
    keepdims).  A lane holding NaN gives NaN; with skip_nan the NaNs are dropped first
-   (nanquantile) and an all-NaN lane gives NaN.  *flags gets STATS_EMPTY when some lane had no
-   element (NaN result) and STATS_ALL_NAN when some lane was all NaN, for the caller's
-   warnings.  An empty reduction of a method other than the median is IndexError "cannot do a
+   (nanquantile) and an all-NaN lane gives NaN (when the first lane is all NaN, the result
+   has t's dtype, as NumPy's apply_along_axis makes it).  *flags gets STATS_EMPTY when some
+   lane had no element (NaN result) and STATS_ALL_NAN when some lane was all NaN, for the
+   caller's warnings.  An empty reduction of a method other than the median is IndexError "cannot do a
    non-empty take from an empty axes." (NumPy's); bool input to an interpolating method is
    NumPy's TypeError of boolean subtract.  Sorts each lane once (O(n log n)). */
 RT_HIDDEN Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim,

@@ -204,6 +204,11 @@ Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim
     if (!(flat = tensor_reshape(c, moved, 2, shape2))) goto fail;
   }
   if (!(sorted = sort_sorted(c, flat, 1))) goto fail;
+  /* nanquantile builds its result from the first slice's (numpy.apply_along_axis): an
+     all-NaN first slice gives NaN in the input's dtype, and so the whole result has it */
+  if (skip_nan && dtype_is_float(dt) && lanes > 0 && len > 0 &&
+      valid_count(dt, tensor_data(sorted), len) == 0)
+    odt = dt;
   if (!(r = tensor_empty(c, odt, ond, oshape))) goto fail;
   /* the median's sum of the middle pair is numpy.mean's reduction: its overflow and invalid
      flags are reported as that reduction's (after the sort, whose comparisons set them) */

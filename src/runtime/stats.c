@@ -37,19 +37,25 @@ typedef double (*LerpFn)(const char *, int64_t, int64_t, double);
 static const LerpFn lerp_fns[DTYPE_COUNT] = { DTYPE_TABLE(X_LERP) };
 #undef X_LERP
 
-/* The mean of elements i and j (i == j for an odd count) as numpy.mean computes it: the
-   pairwise sum from -0.0 then a division by the count, in float32 for float32 lanes and in
-   float64 otherwise; written to out (dtype odt). */
-static void mean_pair(DType dt, const char *lane, int64_t i, int64_t j, DType odt, char *out) {
+/* The median of a sorted lane of n elements, written to out (dtype odt): the mean of the
+   middle one or two as numpy.mean computes it (the pairwise sum from -0.0, then a division by
+   the count; float32 for float32 lanes, float64 otherwise).  masked: as numpy.ma.median
+   computes it for nanmedian along an axis (NumPy's _nanmedian_small): the middle value of an
+   odd count taken twice, summed and halved (which overflows for floats beyond half the
+   dtype's maximum, and is the plain median otherwise). */
+static void lane_median(DType dt, const char *lane, int64_t n, bool masked, DType odt,
+                        char *out) {
   size_t sz = dtype_size(dt);
+  int64_t h = n / 2, i = n % 2 ? h : h - 1;
+  bool pair = masked || i != h;
   if (dt == TSR_FLOAT32) {
-    float a = *(const float *)(lane + i * sz), s = -0.0f + a;
-    if (j != i) s = (s + *(const float *)(lane + j * sz)) / 2.0f;
+    float s = -0.0f + *(const float *)(lane + i * sz);
+    if (pair) s = (s + *(const float *)(lane + h * sz)) / 2.0f;
     *(float *)out = s;
     return;
   }
   double s = -0.0 + dtype_get_f64(dt, lane + i * sz);
-  if (j != i) s = (s + dtype_get_f64(dt, lane + j * sz)) / 2.0;
+  if (pair) s = (s + dtype_get_f64(dt, lane + h * sz)) / 2.0;
   dtype_set_f64(odt, out, s);
 }
 
@@ -139,16 +145,22 @@ static void put_nan(DType odt, char *out) { dtype_set_f64(odt, out, NAN); }
 
 /* One output element: quantile q of the first n (valid) elements of a sorted lane. */
 static void lane_quantile(QuantileMethod m, DType dt, const char *lane, int64_t n, double q,
-                          bool q_f32, DType odt, char *out) {
+                          bool q_f32, bool masked, DType odt, char *out) {
   size_t sz = dtype_size(dt);
   if (m == QM_MEDIAN) {
-    int64_t h = n / 2;
-    mean_pair(dt, lane, n % 2 ? h : h - 1, h, odt, out);
+    lane_median(dt, lane, n, masked, odt, out);
     return;
   }
   QPos p = quantile_position(m, n, q, q_f32);
   if (p.discrete) memcpy(out, lane + p.idx * (int64_t)sz, sz);
   else dtype_set_f64(odt, out, lerp_fns[dt](lane, p.prev, p.next, p.gamma));
+}
+
+/* Does the reduction keep some axis? */
+static bool lanes_kept(const bool *red, int nd) {
+  for (int i = 0; i < nd; i++)
+    if (!red[i]) return true;
+  return false;
 }
 
 /* The number of leading non-NaN elements of a sorted lane (NaN sorts last). */
@@ -198,6 +210,9 @@ Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim
     return NULL;
   }
   DType dt = t->dtype, odt = stats_quantile_dtype(m, dt);
+  /* nanmedian over some axes of an array that keeps others, slices shorter than 600: NumPy
+     takes its numpy.ma.median path */
+  bool masked = skip_nan && m == QM_MEDIAN && naxes >= 0 && lanes_kept(red, nd) && len < 600;
   if (!(moved = tensor_transpose(c, t, perm))) goto fail;
   {
     int64_t shape2[2] = {lanes, len};
@@ -230,7 +245,7 @@ Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim
       for (int64_t j = 0; j < qn; j++) {
         char *o = op + (size_t)(j * lanes + l) * osz;
         if (n == 0 || nan_lane) put_nan(odt, o);
-        else lane_quantile(m, dt, lane, n, q ? q[j] : 0.5, q_f32, odt, o);
+        else lane_quantile(m, dt, lane, n, q ? q[j] : 0.5, q_f32, masked, odt, o);
       }
       if ((l & 1023) == 1023 && ctx_poll(c, (uint64_t)(1024 * len) / 4096 + 1)) goto fail;
     }

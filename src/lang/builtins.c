@@ -25,6 +25,7 @@ RT_HIDDEN extern const Builtin builtins_fperr_table[];
 RT_HIDDEN extern const Builtin builtins_linalg_table[];
 RT_HIDDEN extern const Builtin builtins_indices_table[];
 RT_HIDDEN extern const Builtin builtins_search_table[];
+RT_HIDDEN extern const Builtin builtins_stats_table[];
 
 /* --------------------------------------------------------------------------------------------
 ** Small helpers
@@ -537,5 +538,5 @@ const Builtin *const builtin_tables[] = {
   builtins_core_table, builtins_array_table, builtins_math_table, builtins_random_table,
   builtins_io_table, builtins_print_table, builtins_shape_table, builtins_einsum_table,
   builtins_fperr_table, builtins_linalg_table, builtins_indices_table, builtins_search_table,
-  NULL
+  builtins_stats_table, NULL
 };

@@ -42,11 +42,12 @@ static inline Tensor *arg_tensor(Interp *I, Value v) { return value_to_tensor_st
    arguments. */
 RT_HIDDEN int call_with_self(Interp *I, const Args *a, BuiltinFn fn, Value *out);
 
-/* The out= argument of builtins_math.c's functions: None/omitted gives *out = NULL, else the
-   tensor given (or held by a 1-tuple), borrowed; TypeError otherwise. */
+/* The out= argument (builtins_math.c): None/omitted gives *out NULL, else a tensor (or a
+   1-tuple holding one), borrowed; TypeError "return arrays must be of ArrayType".  0 or -1. */
 RT_HIDDEN int builtins_out_arg(Interp *I, Value v, Tensor **out);
-/* Delivers result r (owned; NULL means its error is recorded): into o when given (then o is
-   the result), else r itself. */
+/* Delivers result r (owned; NULL = error already recorded): into the out= tensor o when given
+   (cast and broadcast into it; o is then the result, a new reference), else r itself.  0 or
+   -1 (r released). */
 RT_HIDDEN int builtins_deliver(Interp *I, Tensor *r, Tensor *o, Value *out);
 
 /* Shape helpers of builtins_array.c shared with builtins_shape.c (all new references or 0/-1

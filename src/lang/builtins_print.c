@@ -28,8 +28,10 @@ static const char *const follow_ndarray[] = {
 /* Methods only: x.copy() keeps x's kind (np.copy(x) is always an ndarray). */
 static const char *const follow_method_only[] = {"copy", NULL};
 /* Functions that mark their own 0-d results: einsum gives an ndarray exactly when optimize is
-   on (NumPy's Python path ends in asanyarray; its C path returns a scalar). */
-static const char *const self_marking[] = {"einsum", NULL};
+   on (NumPy's Python path ends in asanyarray; its C path returns a scalar); median and the
+   quantiles (builtins_stats.c) give an ndarray for keepdims=True, as NumPy's _ureduce. */
+static const char *const self_marking[] = {"einsum", "median", "percentile", "quantile",
+  "nanmedian", "nanpercentile", "nanquantile", NULL};
 
 static bool in_list(const char *const *list, const char *name) {
   for (; *list; list++)

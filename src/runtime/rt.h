@@ -553,6 +553,48 @@ RT_HIDDEN Tensor *reduce_var(Ctx *c, Tensor *t, const int *axes, int naxes, bool
 RT_HIDDEN Tensor *reduce_cumulative(Ctx *c, Reduction op, Tensor *t, int axis, int dtype);
 
 /* ------------------------------------------------------------------------------------------
+** Order statistics (stats.c): numpy.median and numpy.percentile/quantile with NumPy 1.24's
+** methods, and their nan* variants.  QM_MEDIAN (not a NumPy method name) is the median: the
+** mean of the one or two middle values as numpy.mean computes it.
+*/
+#define QUANTILE_METHODS(X)                                                                \
+  X(LINEAR, "linear") X(LOWER, "lower") X(HIGHER, "higher") X(MIDPOINT, "midpoint")        \
+  X(NEAREST, "nearest") X(INVERTED_CDF, "inverted_cdf")                                    \
+  X(AVERAGED_INVERTED_CDF, "averaged_inverted_cdf")                                        \
+  X(CLOSEST_OBSERVATION, "closest_observation")                                            \
+  X(INTERPOLATED_INVERTED_CDF, "interpolated_inverted_cdf") X(HAZEN, "hazen")              \
+  X(WEIBULL, "weibull") X(MEDIAN_UNBIASED, "median_unbiased")                              \
+  X(NORMAL_UNBIASED, "normal_unbiased") X(MEDIAN, "median")
+#define X_ENUM(name, str) QM_##name,
+typedef enum { QUANTILE_METHODS(X_ENUM) QM_COUNT } QuantileMethod;
+#undef X_ENUM
+RT_HIDDEN extern const char *const quantile_method_names[QM_COUNT];
+/* flags that stats_quantile reports: some lane was empty / some lane was all NaN (skip_nan). */
+enum { STATS_EMPTY = 1, STATS_ALL_NAN = 2 };
+/* The method named name ("linear", "hazen" ...; not "median"): 0 and *out, or -1 (no error
+   recorded). */
+RT_HIDDEN int stats_method_from_name(const char *name, QuantileMethod *out);
+/* The result dtype of method m on dtype dt: the median keeps float dtypes and gives float64
+   for the others; the discrete methods (lower, higher, nearest, inverted_cdf,
+   closest_observation) keep dt; the interpolating ones give float64 (NumPy 1.24). */
+RT_HIDDEN DType stats_quantile_dtype(QuantileMethod m, DType dt);
+/* Quantiles q[0..qn) (in [0, 1], checked by the caller; qn = product of qshape[0..qndim);
+   q NULL for QM_MEDIAN; q_f32: they are the values of a float32 array of 1 dim or more, whose
+   virtual indices NumPy computes in float32) of t over axes (naxes -1 = all; negative axes
+   allowed; AxisError, ValueError "repeated axis").  Result (new reference, C-contiguous, dtype
+   stats_quantile_dtype): shape qshape + t's shape without the reduced axes (size 1 with
+   keepdims).  A lane holding NaN gives NaN; with skip_nan the NaNs are dropped first
+   (nanquantile) and an all-NaN lane gives NaN (when the first lane is all NaN, the result
+   has t's dtype, as NumPy's apply_along_axis makes it).  *flags gets STATS_EMPTY when some
+   lane had no element (NaN result) and STATS_ALL_NAN when some lane was all NaN, for the
+   caller's warnings.  An empty reduction of a method other than the median is IndexError "cannot do a
+   non-empty take from an empty axes." (NumPy's); bool input to an interpolating method is
+   NumPy's TypeError of boolean subtract.  Sorts each lane once (O(n log n)). */
+RT_HIDDEN Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim,
+                                 const int64_t *qshape, QuantileMethod m, const int *axes,
+                                 int naxes, bool keepdims, bool skip_nan, int *flags);
+
+/* ------------------------------------------------------------------------------------------
 ** Linear algebra (BLAS glue).
 */
 /* numpy.matmul: 1-d operands promoted and the added dim removed, batch dims broadcast;

@@ -21,34 +21,43 @@ static void store_pivot(int64_t p, int64_t kth, int64_t *pivots, int *npiv) {
   else if (p >= kth && *npiv < MAX_PIVOTS) pivots[(*npiv)++] = p;
 }
 
-#define SWAP_IDX(a, b) do { int64_t t_ = ix[a]; ix[a] = ix[b]; ix[b] = t_; } while (0)
+/* Element i of the lane, and a swap of two positions: through the permutation ix (D = 0, for
+   argpartition and partition) or on the values in place (D = 1, for the quantiles). */
+#define AT_(D, i) ((D) ? v[i] : v[ix[i]])
+/* The lane from position o on, as the (values, permutation) pair of arguments. */
+#define SUB_(D, o) (D) ? v + (o) : v, (D) ? ix : ix + (o)
+#define SWAP_(D, a, b)                                                                     \
+  do {                                                                                     \
+    if (D) { __typeof__(v[0]) t_ = v[a]; v[a] = v[b]; v[b] = t_; }                         \
+    else { int64_t t_ = ix[a]; ix[a] = ix[b]; ix[b] = t_; }                                \
+  } while (0)
 
-#define DEFINE_SELECT(NAME, T, LT, INEXACT)                                                 \
-  static void NAME##_dumb(const T *v, int64_t *ix, int64_t num, int64_t kth) {              \
+#define DEFINE_SELECT(NAME, T, LT, INEXACT, D)                                                 \
+  static void NAME##_dumb(T *v, int64_t *ix, int64_t num, int64_t kth) {              \
     for (int64_t i = 0; i <= kth; i++) {                                                   \
       int64_t mi = i;                                                                      \
-      T mv = v[ix[i]];                                                                     \
+      T mv = AT_(D, i);                                                                     \
       for (int64_t k = i + 1; k < num; k++)                                                \
-        if (LT(v[ix[k]], mv)) { mi = k; mv = v[ix[k]]; }                                    \
-      SWAP_IDX(i, mi);                                                                     \
+        if (LT(AT_(D, k), mv)) { mi = k; mv = AT_(D, k); }                                    \
+      SWAP_(D, i, mi);                                                                     \
     }                                                                                      \
   }                                                                                        \
-  static int64_t NAME##_median5(const T *v, int64_t *ix) {                                 \
-    if (LT(v[ix[1]], v[ix[0]])) SWAP_IDX(1, 0);                                            \
-    if (LT(v[ix[4]], v[ix[3]])) SWAP_IDX(4, 3);                                            \
-    if (LT(v[ix[3]], v[ix[0]])) SWAP_IDX(3, 0);                                            \
-    if (LT(v[ix[4]], v[ix[1]])) SWAP_IDX(4, 1);                                            \
-    if (LT(v[ix[2]], v[ix[1]])) SWAP_IDX(2, 1);                                            \
-    if (LT(v[ix[3]], v[ix[2]])) return LT(v[ix[3]], v[ix[1]]) ? 1 : 3;                     \
+  static int64_t NAME##_median5(T *v, int64_t *ix) {                                 \
+    if (LT(AT_(D, 1), AT_(D, 0))) SWAP_(D, 1, 0);                                            \
+    if (LT(AT_(D, 4), AT_(D, 3))) SWAP_(D, 4, 3);                                            \
+    if (LT(AT_(D, 3), AT_(D, 0))) SWAP_(D, 3, 0);                                            \
+    if (LT(AT_(D, 4), AT_(D, 1))) SWAP_(D, 4, 1);                                            \
+    if (LT(AT_(D, 2), AT_(D, 1))) SWAP_(D, 2, 1);                                            \
+    if (LT(AT_(D, 3), AT_(D, 2))) return LT(AT_(D, 3), AT_(D, 1)) ? 1 : 3;                     \
     return 2;                                                                              \
   }                                                                                        \
-  static void NAME(const T *v, int64_t *ix, int64_t num, int64_t kth, int64_t *pivots,     \
+  static void NAME(T *v, int64_t *ix, int64_t num, int64_t kth, int64_t *pivots,     \
                    int *npiv);                                                             \
-  static int64_t NAME##_mom5(const T *v, int64_t *ix, int64_t num) {                       \
+  static int64_t NAME##_mom5(T *v, int64_t *ix, int64_t num) {                       \
     int64_t nmed = num / 5;                                                                \
     for (int64_t i = 0, sub = 0; i < nmed; i++, sub += 5) {                                \
-      int64_t m = NAME##_median5(v, ix + sub);                                             \
-      SWAP_IDX(sub + m, i);                                                                \
+      int64_t m = NAME##_median5(SUB_(D, sub));                                            \
+      SWAP_(D, sub + m, i);                                                                \
     }                                                                                      \
     if (nmed > 2) {                                                                        \
       int np_ = 0;                                                                         \
@@ -56,7 +65,7 @@ static void store_pivot(int64_t p, int64_t kth, int64_t *pivots, int *npiv) {
     }                                                                                      \
     return nmed / 2;                                                                       \
   }                                                                                        \
-  static void NAME(const T *v, int64_t *ix, int64_t num, int64_t kth, int64_t *pivots,     \
+  static void NAME(T *v, int64_t *ix, int64_t num, int64_t kth, int64_t *pivots,     \
                    int *npiv) {                                                            \
     int64_t low = 0, high = num - 1;                                                       \
     while (pivots && *npiv > 0) {                                                          \
@@ -67,16 +76,16 @@ static void store_pivot(int64_t p, int64_t kth, int64_t *pivots, int *npiv) {
       (*npiv)--;                                                                           \
     }                                                                                      \
     if (kth - low < 3) {                                                                   \
-      NAME##_dumb(v, ix + low, high - low + 1, kth - low);                                 \
+      NAME##_dumb(SUB_(D, low), high - low + 1, kth - low);                                \
       if (pivots) store_pivot(kth, kth, pivots, npiv);                                     \
       return;                                                                              \
     }                                                                                      \
     if (INEXACT && kth == num - 1) {                                                       \
       int64_t mi = low;                                                                    \
-      T mv = v[ix[low]];                                                                   \
+      T mv = AT_(D, low);                                                                   \
       for (int64_t k = low + 1; k < num; k++)                                              \
-        if (!LT(v[ix[k]], mv)) { mi = k; mv = v[ix[k]]; }                                   \
-      SWAP_IDX(kth, mi);                                                                   \
+        if (!LT(AT_(D, k), mv)) { mi = k; mv = AT_(D, k); }                                   \
+      SWAP_(D, kth, mi);                                                                   \
       return;                                                                              \
     }                                                                                      \
     int depth = 0;                                                                         \
@@ -86,68 +95,77 @@ static void store_pivot(int64_t p, int64_t kth, int64_t *pivots, int *npiv) {
       int64_t ll = low + 1, hh = high;                                                     \
       if (depth > 0 || hh - ll < 5) {                                                      \
         int64_t mid = low + (high - low) / 2;                                              \
-        if (LT(v[ix[high]], v[ix[mid]])) SWAP_IDX(high, mid);                              \
-        if (LT(v[ix[high]], v[ix[low]])) SWAP_IDX(high, low);                              \
-        if (LT(v[ix[low]], v[ix[mid]])) SWAP_IDX(low, mid);                                \
-        SWAP_IDX(mid, low + 1);                                                            \
+        if (LT(AT_(D, high), AT_(D, mid))) SWAP_(D, high, mid);                              \
+        if (LT(AT_(D, high), AT_(D, low))) SWAP_(D, high, low);                              \
+        if (LT(AT_(D, low), AT_(D, mid))) SWAP_(D, low, mid);                                \
+        SWAP_(D, mid, low + 1);                                                            \
       } else {                                                                             \
-        int64_t mid = ll + NAME##_mom5(v, ix + ll, hh - ll);                               \
-        SWAP_IDX(mid, low);                                                                \
+        int64_t mid = ll + NAME##_mom5(SUB_(D, ll), hh - ll);                              \
+        SWAP_(D, mid, low);                                                                \
         ll--;                                                                              \
         hh++;                                                                              \
       }                                                                                    \
       depth--;                                                                             \
-      T pivot = v[ix[low]];                                                                \
+      T pivot = AT_(D, low);                                                                \
       for (;;) {                                                                           \
-        do ll++; while (LT(v[ix[ll]], pivot));                                             \
-        do hh--; while (LT(pivot, v[ix[hh]]));                                             \
+        do ll++; while (LT(AT_(D, ll), pivot));                                             \
+        do hh--; while (LT(pivot, AT_(D, hh)));                                             \
         if (hh < ll) break;                                                                \
-        SWAP_IDX(ll, hh);                                                                  \
+        SWAP_(D, ll, hh);                                                                  \
       }                                                                                    \
-      SWAP_IDX(low, hh);                                                                   \
+      SWAP_(D, low, hh);                                                                   \
       if (hh != kth && pivots) store_pivot(hh, kth, pivots, npiv);                         \
       if (hh >= kth) high = hh - 1;                                                        \
       if (hh <= kth) low = ll;                                                             \
     }                                                                                      \
-    if (high == low + 1 && LT(v[ix[high]], v[ix[low]])) SWAP_IDX(high, low);               \
+    if (high == low + 1 && LT(AT_(D, high), AT_(D, low))) SWAP_(D, high, low);               \
     if (pivots) store_pivot(kth, kth, pivots, npiv);                                       \
   }
 
 #define LT_PLAIN(a, b) ((a) < (b))
 #define LT_FLOAT(a, b) ((a) < (b) || ((b) != (b) && (a) == (a)))
-DEFINE_SELECT(sel_bool, bool, LT_PLAIN, 0)
-DEFINE_SELECT(sel_i8, int8_t, LT_PLAIN, 0)
-DEFINE_SELECT(sel_i16, int16_t, LT_PLAIN, 0)
-DEFINE_SELECT(sel_i32, int32_t, LT_PLAIN, 0)
-DEFINE_SELECT(sel_i64, int64_t, LT_PLAIN, 0)
-DEFINE_SELECT(sel_u8, uint8_t, LT_PLAIN, 0)
-DEFINE_SELECT(sel_u16, uint16_t, LT_PLAIN, 0)
-DEFINE_SELECT(sel_u32, uint32_t, LT_PLAIN, 0)
-DEFINE_SELECT(sel_u64, uint64_t, LT_PLAIN, 0)
-DEFINE_SELECT(sel_f32, float, LT_FLOAT, 1)
-DEFINE_SELECT(sel_f64, double, LT_FLOAT, 1)
+#define DEFINE_BOTH(NAME, T, LT, INEXACT) \
+  DEFINE_SELECT(NAME, T, LT, INEXACT, 0) DEFINE_SELECT(NAME##_direct, T, LT, INEXACT, 1)
+DEFINE_BOTH(sel_bool, bool, LT_PLAIN, 0)
+DEFINE_BOTH(sel_i8, int8_t, LT_PLAIN, 0)
+DEFINE_BOTH(sel_i16, int16_t, LT_PLAIN, 0)
+DEFINE_BOTH(sel_i32, int32_t, LT_PLAIN, 0)
+DEFINE_BOTH(sel_i64, int64_t, LT_PLAIN, 0)
+DEFINE_BOTH(sel_u8, uint8_t, LT_PLAIN, 0)
+DEFINE_BOTH(sel_u16, uint16_t, LT_PLAIN, 0)
+DEFINE_BOTH(sel_u32, uint32_t, LT_PLAIN, 0)
+DEFINE_BOTH(sel_u64, uint64_t, LT_PLAIN, 0)
+DEFINE_BOTH(sel_f32, float, LT_FLOAT, 1)
+DEFINE_BOTH(sel_f64, double, LT_FLOAT, 1)
 
-/* Selects each kth (ascending) of the contiguous lane v of num elements into ix (the
-   permutation, initially 0..num-1), sharing one pivot stack as NumPy does per lane. */
-static void select_lane(DType dt, const void *v, int64_t *ix, int64_t num, const int64_t *kth,
+/* Selects each kth (ascending) of the contiguous lane v of num elements: into ix (the
+   permutation, initially 0..num-1) when ix is not NULL, else on the values in place; one
+   pivot stack per lane for all kth, as NumPy's. */
+static void select_lane(DType dt, void *v, int64_t *ix, int64_t num, const int64_t *kth,
                         int nkth) {
   int64_t pivots[MAX_PIVOTS];
   int npiv = 0;
+#define SEL(F) (ix ? F(v, ix, num, kth[k], pivots, &npiv) : F##_direct(v, ix, num, kth[k], pivots, &npiv))
   for (int k = 0; k < nkth; k++) {
     switch (dt) {
-    case TSR_BOOL: sel_bool(v, ix, num, kth[k], pivots, &npiv); break;
-    case TSR_INT8: sel_i8(v, ix, num, kth[k], pivots, &npiv); break;
-    case TSR_INT16: sel_i16(v, ix, num, kth[k], pivots, &npiv); break;
-    case TSR_INT32: sel_i32(v, ix, num, kth[k], pivots, &npiv); break;
-    case TSR_INT64: sel_i64(v, ix, num, kth[k], pivots, &npiv); break;
-    case TSR_UINT8: sel_u8(v, ix, num, kth[k], pivots, &npiv); break;
-    case TSR_UINT16: sel_u16(v, ix, num, kth[k], pivots, &npiv); break;
-    case TSR_UINT32: sel_u32(v, ix, num, kth[k], pivots, &npiv); break;
-    case TSR_UINT64: sel_u64(v, ix, num, kth[k], pivots, &npiv); break;
-    case TSR_FLOAT32: sel_f32(v, ix, num, kth[k], pivots, &npiv); break;
-    case TSR_FLOAT64: sel_f64(v, ix, num, kth[k], pivots, &npiv); break;
+    case TSR_BOOL: SEL(sel_bool); break;
+    case TSR_INT8: SEL(sel_i8); break;
+    case TSR_INT16: SEL(sel_i16); break;
+    case TSR_INT32: SEL(sel_i32); break;
+    case TSR_INT64: SEL(sel_i64); break;
+    case TSR_UINT8: SEL(sel_u8); break;
+    case TSR_UINT16: SEL(sel_u16); break;
+    case TSR_UINT32: SEL(sel_u32); break;
+    case TSR_UINT64: SEL(sel_u64); break;
+    case TSR_FLOAT32: SEL(sel_f32); break;
+    case TSR_FLOAT64: SEL(sel_f64); break;
     }
   }
+#undef SEL
+}
+
+void partition_lane(DType dt, char *lane, int64_t n, const int64_t *kth, int nkth) {
+  select_lane(dt, lane, NULL, n, kth, nkth);
 }
 
 static int cmp_i64(const void *a, const void *b) {
@@ -193,7 +211,7 @@ Tensor *tensor_partition(Ctx *c, Tensor *t, const int64_t *kth_in, int nkth, int
   for (int64_t l = 0; l < nl; l++) {
     const char *lane = src + l * n * isz;
     for (int64_t i = 0; i < n; i++) ix[i] = i;
-    if (n > 0) select_lane(t->dtype, lane, ix, n, kth, nkth);
+    if (n > 0) select_lane(t->dtype, (void *)lane, ix, n, kth, nkth);
     if (arg) {
       memcpy(dst + l * n * 8, ix, (size_t)n * 8);
     } else {

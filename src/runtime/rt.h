@@ -390,6 +390,10 @@ RT_HIDDEN Tensor *tensor_flip(Ctx *c, Tensor *t, int axis);
    than the kth ones are where NumPy 1.24's introselect leaves them (partition.c). */
 RT_HIDDEN Tensor *tensor_partition(Ctx *c, Tensor *t, const int64_t *kth, int nkth, int axis,
                                    bool arg);
+/* Reorders the n elements of a contiguous lane of dtype dt so that each position of kth
+   (ascending, each in [0, n)) holds what a sort would put there (NaN last), with nothing
+   greater before it and nothing smaller after, as numpy.partition does (in place). */
+RT_HIDDEN void partition_lane(DType dt, char *lane, int64_t n, const int64_t *kth, int nkth);
 /* numpy.ravel: a view if contiguous, else a copy. */
 RT_HIDDEN Tensor *tensor_ravel(Ctx *c, Tensor *t);
 /* Normalises axis in [-ndim, ndim) to [0, ndim); else AxisError

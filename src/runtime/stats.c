@@ -7,6 +7,7 @@
 #include "rt.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* NumPy's method names, indexed by QuantileMethod ("median" last, tsr's own). */
@@ -163,20 +164,52 @@ static bool lanes_kept(const bool *red, int nd) {
   return false;
 }
 
-/* The number of leading non-NaN elements of a sorted lane (NaN sorts last). */
+/* The number of non-NaN elements of a lane of m elements. */
 static int64_t valid_count(DType dt, const char *lane, int64_t m) {
-  int64_t lo = 0, hi = m;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    double v = dtype_get_f64(dt, lane + mid * (int64_t)dtype_size(dt));
-    if (isnan(v)) hi = mid; else lo = mid + 1;
+  if (!dtype_is_float(dt)) return m;
+  int64_t n = 0;
+  size_t sz = dtype_size(dt);
+  for (int64_t i = 0; i < m; i++) n += !isnan(dtype_get_f64(dt, lane + (size_t)i * sz));
+  return n;
+}
+
+/* Compares two int64 (qsort). */
+static int cmp_pos(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Partitions a lane of len elements (n of them not NaN) at every position the quantiles q
+   (or the median) will read, so that those positions hold the sorted lane's elements
+   (partition.c, in place; O(len) per position instead of a sort).  pos: scratch of 2 * qn
+   int64. */
+static void select_positions(QuantileMethod m, DType dt, char *lane, int64_t len, int64_t n,
+                             const double *q, int64_t qn, bool q_f32, int64_t *pos) {
+  int64_t k = 0;
+  for (int64_t j = 0; j < qn; j++) {
+    if (m == QM_MEDIAN) {
+      pos[k++] = n % 2 ? n / 2 : n / 2 - 1;
+      pos[k++] = n / 2;
+      continue;
+    }
+    QPos p = quantile_position(m, n, q ? q[j] : 0.5, q_f32);
+    if (p.discrete) pos[k++] = p.idx;
+    else { pos[k++] = p.prev; pos[k++] = p.next; }
   }
-  return lo;
+  qsort(pos, (size_t)k, sizeof *pos, cmp_pos);
+  int64_t u = 0;
+  for (int64_t i = 0; i < k; i++) {
+    int64_t v = pos[i] < 0 ? 0 : pos[i] >= n ? n - 1 : pos[i];
+    if (u == 0 || pos[u - 1] != v) pos[u++] = v;
+  }
+  for (int64_t i = 0; i < u; i += 50)   /* the pivot stack holds 50 */
+    partition_lane(dt, lane, len, pos + i, (int)(u - i < 50 ? u - i : 50));
 }
 
 /* numpy.median / quantile / nanquantile of t over axes (rt.h has the contract): moves the
-   reduced axes last, sorts each lane (sort_sorted), reads each q from the sorted lane.  The
-   result is laid out q-major: element (j, lane l) at j * lanes + l. */
+   reduced axes last, copies the lanes, partitions each at the positions its quantiles read
+   (NumPy partitions too) and reads each q there.  The result is laid out q-major: element
+   (j, lane l) at j * lanes + l. */
 Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim,
                        const int64_t *qshape, QuantileMethod m, const int *axes, int naxes,
                        bool keepdims, bool skip_nan, int *flags) {
@@ -184,6 +217,8 @@ Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim
   int perm[TSR_MAXDIMS], nd = t->ndim, np_ = 0;
   int64_t oshape[2 * TSR_MAXDIMS], lanes = 1, len = 1, qn = 1;
   Tensor *moved = NULL, *flat = NULL, *sorted = NULL, *r = NULL;
+  int64_t *scratch = NULL;
+  size_t sbytes = 0;
   *flags = 0;
   for (int i = 0; i < nd; i++) red[i] = naxes < 0;
   for (int i = 0; i < naxes; i++) {
@@ -218,41 +253,52 @@ Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim
     int64_t shape2[2] = {lanes, len};
     if (!(flat = tensor_reshape(c, moved, 2, shape2))) goto fail;
   }
-  if (!(sorted = sort_sorted(c, flat, 1))) goto fail;
+  if (!(sorted = tensor_copy(c, flat))) goto fail;
+  sbytes = (size_t)(2 * qn + lanes) * sizeof(int64_t) + 1;
+  if (!(scratch = ctx_malloc(c, sbytes))) goto fail;
   /* nanquantile builds its result from the first slice's (numpy.apply_along_axis): an
      all-NaN first slice gives NaN in the input's dtype, and so the whole result has it */
   if (skip_nan && dtype_is_float(dt) && lanes > 0 && len > 0 &&
       valid_count(dt, tensor_data(sorted), len) == 0)
     odt = dt;
   if (!(r = tensor_empty(c, odt, ond, oshape))) goto fail;
-  /* the median's sum of the middle pair is numpy.mean's reduction: its overflow and invalid
-     flags are reported as that reduction's (after the sort, whose comparisons set them) */
   bool check = m == QM_MEDIAN && dtype_is_float(odt) && fperr_active(c);
-  if (check) fperr_clear();
   {
     size_t sz = dtype_size(dt), osz = dtype_size(odt);
-    const char *sp = tensor_data(sorted);
+    char *sp = tensor_data(sorted);
     char *op = tensor_data(r);
+    int64_t *pos = scratch, *counts = scratch + 2 * qn;
+    /* first every lane's count of valid elements (-1: holds NaN and the result is NaN) and
+       its selection, whose NaN comparisons raise the invalid flag... */
+    for (int64_t l = 0; l < lanes; l++) {
+      char *lane = sp + (size_t)(l * len) * sz;
+      int64_t n = len;
+      if (dtype_is_float(dt) && len > 0) {
+        int64_t valid = valid_count(dt, lane, len);
+        if (skip_nan) n = valid;
+        else if (valid < len) n = -1;
+      }
+      counts[l] = n;
+      if (n == 0) *flags |= skip_nan && len > 0 ? STATS_ALL_NAN : STATS_EMPTY;
+      else if (n > 0) select_positions(m, dt, lane, len, n, q, qn, q_f32, pos);
+      if ((l & 1023) == 1023 && ctx_poll(c, (uint64_t)(1024 * len) / 4096 + 1)) goto fail;
+    }
+    /* ...then the flags of the median's sum of the middle pair alone, which is numpy.mean's
+       reduction: its overflow and invalid flags are reported as that reduction's */
+    if (check) fperr_clear();
     for (int64_t l = 0; l < lanes; l++) {
       const char *lane = sp + (size_t)(l * len) * sz;
-      int64_t n = len;
-      bool nan_lane = false;
-      if (dtype_is_float(dt) && len > 0) {
-        if (skip_nan) n = valid_count(dt, lane, len);
-        else nan_lane = isnan(dtype_get_f64(dt, lane + (len - 1) * (int64_t)sz));
-      }
-      if (n == 0) *flags |= skip_nan && len > 0 ? STATS_ALL_NAN : STATS_EMPTY;
       for (int64_t j = 0; j < qn; j++) {
         char *o = op + (size_t)(j * lanes + l) * osz;
-        if (n == 0 || nan_lane) put_nan(odt, o);
-        else lane_quantile(m, dt, lane, n, q ? q[j] : 0.5, q_f32, masked, odt, o);
+        if (counts[l] <= 0) put_nan(odt, o);
+        else lane_quantile(m, dt, lane, counts[l], q ? q[j] : 0.5, q_f32, masked, odt, o);
       }
-      if ((l & 1023) == 1023 && ctx_poll(c, (uint64_t)(1024 * len) / 4096 + 1)) goto fail;
     }
   }
   tensor_release(moved);
   tensor_release(flat);
   tensor_release(sorted);
+  if (scratch) ctx_free(c, scratch, sbytes);
   if (check) {
     int f = fperr_test();
     if (f && fperr_report(c, f, "reduce") < 0) { tensor_release(r); return NULL; }
@@ -263,6 +309,7 @@ fail:
   tensor_release(flat);
   tensor_release(sorted);
   tensor_release(r);
+  if (scratch) ctx_free(c, scratch, sbytes);
   return NULL;
 }
 

@@ -991,7 +991,43 @@ int builtins_tensor_attr(Interp *I, Tensor *t, const char *name, Value *out) {
   if (strcmp(name, "nbytes") == 0) { *out = v_int(tensor_size(t) * item); return 0; }
   if (strcmp(name, "dtype") == 0) { *out = v_dtype(t->dtype); return 0; }
   if (strcmp(name, "T") == 0) return ret_tensor(tensor_transpose(interp_ctx(I), t, NULL), out);
+  if (strcmp(name, "flat") == 0) {
+    /* numpy.flatiter stands in as the 1-d array of t's elements in C order: a view of a
+       C-contiguous t (indexing, assignment and iteration reach t), else a read-only copy (so
+       that an assignment fails instead of being lost) */
+    int64_t n = tensor_size(t), one = 1;
+    if (tensor_is_contiguous(t)) return ret_tensor(tensor_view(t, 1, &n, &one, t->offset), out);
+    Tensor *r = tensor_ravel(interp_ctx(I), t);
+    if (r) r->readonly = 1;
+    return ret_tensor(r, out);
+  }
   return 1;
+}
+
+int builtins_set_flat(Interp *I, Tensor *t, Value v) {
+  Ctx *c = interp_ctx(I);
+  if (tensor_check_writable(c, t)) return -1;
+  Tensor *src = value_to_tensor(I, v, -1), *flat = NULL, *tiled = NULL, *shaped = NULL;
+  if (!src) return -1;
+  int rc = -1;
+  int64_t n = tensor_size(t), m = tensor_size(src);
+  if (m == 0 || n == 0) { rc = 0; goto done; }
+  if (!(flat = tensor_ravel(c, src))) goto done;
+  if (m != n) {
+    /* a shorter (or longer) value repeats (or stops) as numpy.flatiter's assignment does */
+    size_t isz = dtype_size(flat->dtype);
+    if (!(tiled = tensor_empty(c, flat->dtype, 1, &n))) goto done;
+    for (int64_t k = 0; k < n; k++)
+      memcpy(tensor_data(tiled) + (size_t)k * isz, tensor_data(flat) + (size_t)(k % m) * isz, isz);
+  }
+  if ((shaped = tensor_reshape(c, tiled ? tiled : flat, t->ndim, t->shape)))
+    rc = tensor_assign(c, t, shaped);
+done:
+  tensor_release(src);
+  tensor_release(flat);
+  tensor_release(tiled);
+  tensor_release(shaped);
+  return rc;
 }
 
 /* --------------------------------------------------------------------------------------------

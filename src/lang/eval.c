@@ -1660,6 +1660,14 @@ static int assign(Interp *I, Node *target, Value v) {
     value_decref(obj); value_decref(idx);
     return rc < 0 ? set_pos(I, target) : 0;
   case N_ATTR:
+    if (strcmp(target->str, "flat") == 0) {
+      if (eval_fast(I, target->a, &obj) < 0) return -1;
+      rc = obj.type == V_TENSOR ? builtins_set_flat(I, obj.t, v)
+                                : ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError",
+                                          "cannot set attribute 'flat'");
+      value_decref(obj);
+      return rc < 0 ? set_pos(I, target) : 0;
+    }
     return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError", "cannot set attribute '%s'", target->str);
   default:
     return ctx_err(&I->ctx, TSR_ERR_SYNTAX, "SyntaxError", "cannot assign to expression");

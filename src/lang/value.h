@@ -165,6 +165,10 @@ RT_HIDDEN extern const Builtin *const builtin_tables[];
    attribute, 1 when it is not (no error recorded), -1 on error.  Methods (x.sum) are the
    "ndarray" entries of the builtin tables and are looked up by the evaluator. */
 RT_HIDDEN int builtins_tensor_attr(Interp *I, Tensor *t, const char *name, Value *out);
+/* x.flat = v (numpy.flatiter assignment): v's elements in C order written over t's, repeated
+   cyclically when v has fewer (and cut when more), cast to t's dtype.  0, or -1 with the
+   error (read-only t: ValueError). */
+RT_HIDDEN int builtins_set_flat(Interp *I, Tensor *t, Value v);
 
 /* Binds arguments by a spec such as "a,axis=,dtype=,out=,keepdims=" (positional-or-keyword
    names in order; those after a "|" or with "=" are optional; "*" starts keyword-only ones):

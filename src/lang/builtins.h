@@ -50,6 +50,11 @@ RT_HIDDEN int builtins_out_arg(Interp *I, Value v, Tensor **out);
    -1 (r released). */
 RT_HIDDEN int builtins_deliver(Interp *I, Tensor *r, Tensor *o, Value *out);
 
+/* Index arrays for ufunc.at and ravel_multi_index (builtins_indices.c): replaces each of the
+   n integer tensors ts[k] (owned) by a new C-contiguous int64 copy broadcast to their common
+   shape.  0, or -1 with NumPy's broadcast ValueError (ts[k] still owned by the caller). */
+RT_HIDDEN int broadcast_int64(Ctx *c, Tensor **ts, int n);
+
 /* Shape helpers of builtins_array.c shared with builtins_shape.c (all new references or 0/-1
    with the error recorded):
    insert_unit_axes: a view of t with size-1 axes at the given result positions (expand_dims);

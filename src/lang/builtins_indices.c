@@ -79,6 +79,21 @@ fail:
   return -1;
 }
 
+int broadcast_int64(Ctx *c, Tensor **ts, int n) {
+  int nd;
+  int64_t shape[TSR_MAXDIMS];
+  if (broadcast_shapes(c, n, ts, &nd, shape) < 0) return -1;
+  for (int k = 0; k < n; k++) {
+    Tensor *b = tensor_broadcast_to(c, ts[k], nd, shape), *i64 = NULL;
+    if (b) i64 = tensor_astype(c, b, TSR_INT64);
+    tensor_release(b);
+    if (!i64) return -1;
+    tensor_release(ts[k]);
+    ts[k] = i64;
+  }
+  return 0;
+}
+
 /* The mode= option of ravel_multi_index: 'raise' (0), 'wrap' (1) or 'clip' (2). */
 static int index_mode(Interp *I, Value v, int *mode) {
   *mode = 0;
@@ -122,15 +137,9 @@ static int bi_ravel_multi_index(Interp *I, const Args *a, Value *out) {
       goto done;
     }
   }
-  if (broadcast_shapes(c, n, co, &nd, shape) < 0) goto done;
-  for (int j = 0; j < n; j++) {
-    Tensor *b = tensor_broadcast_to(c, co[j], nd, shape), *i64 = NULL;
-    if (b) i64 = tensor_astype(c, b, TSR_INT64);
-    tensor_release(b);
-    if (!i64) goto done;
-    tensor_release(co[j]);
-    co[j] = i64;
-  }
+  if (broadcast_int64(c, co, n) < 0) goto done;
+  nd = co[0]->ndim;
+  memcpy(shape, co[0]->shape, (size_t)nd * sizeof *shape);
   if (!(r = tensor_empty(c, TSR_INT64, nd, shape))) goto done;
   int64_t total = tensor_size(r), *dst = (int64_t *)tensor_data(r);
   for (int64_t p = 0; p < total; p++) {

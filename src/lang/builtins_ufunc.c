@@ -267,18 +267,7 @@ static int at_indices(Interp *I, Value v, Tensor **idx, int *n, int ndim) {
       return ERR_INDEX(c, "arrays used as indices must be of integer (or boolean) type");
     }
   }
-  int nd;
-  int64_t shape[TSR_MAXDIMS];
-  if (broadcast_shapes(c, *n, idx, &nd, shape) < 0) return -1;
-  for (int k = 0; k < *n; k++) {
-    Tensor *b = tensor_broadcast_to(c, idx[k], nd, shape), *i64 = NULL;
-    if (b) i64 = tensor_astype(c, b, TSR_INT64);
-    tensor_release(b);
-    if (!i64) return -1;
-    tensor_release(idx[k]);
-    idx[k] = i64;
-  }
-  return 0;
+  return broadcast_int64(c, idx, *n);
 }
 
 /* ufunc.at(a, indices, b): a[indices] = a[indices] op b, unbuffered (a repeated index

@@ -265,7 +265,7 @@ static void reset_error(Interp *I) {
   I->error.kind = ""; I->error.message = ""; I->error.chunk = "";
   I->errbuf.n = 0;
   if (I->errbuf.p) I->errbuf.p[0] = 0;
-  I->ctx.steps = 0;
+  I->ctx.steps = I->ctx.work = 0;
   I->ctx.interrupted = 0;
 }
 

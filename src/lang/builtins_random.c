@@ -62,10 +62,11 @@ static int broadcast_args(Interp *I, int n, const int *nds, const int64_t *const
   return 0;
 }
 
-/* Polls for an interrupt or the step budget once every 65536 draws (i counts from 0),
-   charging one step per 4096 draws as the kernels do.  0 or -1 with the error recorded. */
+/* Charges draw i (counting from 0) to the step budget (WORK_SAMPLE) and polls for an
+   interrupt.  0 or -1 with the error recorded. */
 static int poll_draws(Interp *I, int64_t i) {
-  return ((i + 1) & 0xffff) == 0 ? ctx_poll(interp_ctx(I), 16) : 0;
+  (void)i;
+  return ctx_work(interp_ctx(I), 1, WORK_SAMPLE);
 }
 
 /* Steps a C-order multi-index over shape; false after the last element. */

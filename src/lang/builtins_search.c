@@ -170,6 +170,7 @@ static int bi_bincount(Interp *I, const Args *a, Value *out) {
     }
     if (p[i] >= len) len = p[i] + 1;
   }
+  if (ctx_work(c, (uint64_t)n * 2, WORK_ELEMENT)) goto done;   /* a scan, a count */
   if (given(s[1])) {
     if (!(w = vector_arg(I, s[1], TSR_FLOAT64))) goto done;
     if (w->shape[0] != n) {
@@ -544,7 +545,7 @@ static int bi_histogram(Interp *I, const Args *a, Value *out) {
     if (!(acc = tensor_zeros(c, wf ? TSR_FLOAT64 : TSR_INT64, 1, &nbins))) goto fail;
     if (nbins > 0 && count_edges(c, x, wf, ef, ntype, acc)) goto fail;
   }
-  if (ctx_poll(c, (uint64_t)n / 1024)) goto fail;
+  if (ctx_work(c, (uint64_t)n * 2, WORK_COMPARE)) goto fail;   /* a bin found, a count */
   hist = wf ? tensor_astype(c, acc, ntype) : tensor_retain(acc);
   if (!hist) goto fail;
   if (density) {
@@ -685,7 +686,9 @@ static int bi_interp(Interp *I, const Args *a, Value *out) {
     double v = given(s[5]) ? float_mod(xs[i], period) : xs[i];
     rs[i] = interp_one(v, xps, fps, n, left, right);
   }
-  if (ctx_poll(c, (uint64_t)nx / 256)) goto fail;
+  uint64_t per_x = 1;   /* a binary search: log2 n + 1 comparisons */
+  while (per_x < 64 && ((int64_t)1 << (per_x - 1)) <= n) per_x++;
+  if (ctx_work(c, (uint64_t)nx * per_x, WORK_COMPARE)) goto fail;
   goto done;
 fail:
   tensor_release(r);

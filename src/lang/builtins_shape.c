@@ -996,12 +996,20 @@ static int bi_unique(Interp *I, const Args *a, Value *out) {
     }
     int64_t *ip = (int64_t *)tensor_data(order);
     for (int64_t i = 0; i < n; i++) ip[i] = i;
+    uint64_t levels = 1;   /* charged before it runs: log2 n merges of n rows of m elements */
+    while (levels < 64 && ((int64_t)1 << levels) < n) levels++;
+    if (ctx_work(c, (uint64_t)n * levels * (uint64_t)m, WORK_COMPARE)) {
+      ctx_free(c, tmp, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+      goto done;
+    }
     row_sort(&rows, ip, tmp, n);
     ctx_free(c, tmp, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
   }
   const int64_t *op = (const int64_t *)tensor_data(order);
   const char *fp = tensor_data(flat);
   int64_t nu = 0;
+  /* the two passes below: neighbours compared, items copied */
+  if (ctx_work(c, (uint64_t)n * (uint64_t)m * 2, WORK_COMPARE)) goto done;
   for (int64_t i = 0; i < n; i++)
     if (i == 0 || (m == 1 ? !elem_equal(t->dtype, fp + (size_t)op[i] * isz,
                                         fp + (size_t)op[i - 1] * isz)

@@ -168,7 +168,7 @@ static void scratch_free(Ctx *c, Scratch *s) {
 
 /* Charges the O(m n k) work of one factorisation. */
 static int poll_matrix(Ctx *c, int64_t m, int64_t n, int64_t k) {
-  return ctx_poll(c, (uint64_t)(m * n * (k + 1)) / 4096);
+  return ctx_work(c, m * n * (k + 1), WORK_FLOP);
 }
 
 /* Opens a square stack after the checks every square-matrix function makes. */

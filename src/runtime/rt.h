@@ -78,6 +78,7 @@ typedef struct Ctx {
   char msg[1024];
   _Atomic int interrupted;             /* set by tsr_interrupt (any thread, signal handler) */
   uint64_t steps, max_steps;           /* max_steps 0 = none */
+  uint64_t work;                       /* work units not yet charged as a step (ctx_work) */
   unsigned flags;                      /* TSR_SANDBOX */
   PrintOptions print;
   /* C stack guard (stack.c): the lowest stack address recursion may reach on the thread that
@@ -129,8 +130,8 @@ typedef void (*PoolTask)(void *arg, int64_t lo, int64_t hi);
    calling thread, and returns when all are done.  Serial (one call task(arg, 0, n)) when c
    has no threads, n < 2 * grain, or the pool cannot start. */
 RT_HIDDEN void pool_parallel_for(Ctx *c, int64_t n, int64_t grain, PoolTask task, void *arg);
-/* pool_parallel_for in rounds of about 4M work units (work_per_item units per item), with
-   ctx_poll between rounds, so that an interrupt or max_steps stops a long parallel kernel
+/* pool_parallel_for in rounds of about 4M work units (work_per_item units per item, at the
+   WORK_* rates of ctx_work), charged between rounds, so that an interrupt or max_steps stops a long parallel kernel
    within milliseconds.  Returns 0, or -1 with the poll's error recorded (the items of later
    rounds are not run).  Results are those of pool_parallel_for (tasks split-independent). */
 RT_HIDDEN int pool_parallel_for_polled(Ctx *c, int64_t n, int64_t grain, PoolTask task,
@@ -198,10 +199,32 @@ RT_HIDDEN bool fperr_any_raise(const Ctx *c);
    returns -1 at once.  Returns 0 otherwise. */
 RT_HIDDEN int fperr_report(Ctx *c, int flags, const char *name);
 
-/* Charges `work` steps (elements processed / 4096, or AST nodes) and checks the interrupt
-   flag.  Returns 0, or -1 with KeyboardInterrupt (TSR_ERR_INTERRUPT) or the step-limit error
-   (TSR_ERR_LIMIT) recorded.  Kernels call it once per chunk. */
+/* Charges `work` steps and checks the interrupt flag.  Returns 0, or -1 with
+   KeyboardInterrupt (TSR_ERR_INTERRUPT) or the step-limit error (TSR_ERR_LIMIT) recorded.
+   The evaluator charges a step per statement, loop iteration and call; work proportional to a
+   size goes through ctx_work. */
 RT_HIDDEN int ctx_poll(Ctx *c, uint64_t work);
+
+/* The step budget's rates.  A step is WORK_PER_STEP work units, and a unit is about a
+   quarter of a nanosecond of this project's 2-core machine, so that max_steps = 10^7 is about 10 s at
+   most whatever the program does (docs/robustness.md's table, made by scripts/steps-table).
+   Each row is the cost of one item of a kind of work, in units. */
+#define WORK_PER_STEP 4096
+enum {
+  WORK_FLOP = 1,       /* a multiply-add of a matrix product or factorisation (BLAS, LAPACK) */
+  WORK_ELEMENT = 4,    /* an element read or written by a streaming kernel (ufunc, reduction,
+                          copy, fill, cast, indexing) */
+  WORK_COMPARE = 32,   /* a comparison in sorting, selection, searching, set functions */
+  WORK_SAMPLE = 64,    /* a random variate (the generator's bits and its transformation) */
+  WORK_CHAR = 64,      /* a character produced by formatting (repr, str, print) */
+  WORK_OBJECT = 64,    /* a Python object made, compared, hashed or converted (list and str
+                          items, tolist, array(list)) */
+};
+/* Charges n items of a kind of work (n * rate units, rounded down to steps, the remainder
+   kept for the next charge, so that many small charges add up) and polls the interrupt flag
+   as ctx_poll.  Call it at least every few milliseconds of work (a chunk, a lane, a merge),
+   before or after the work it pays for.  Returns 0 or -1 as ctx_poll. */
+RT_HIDDEN int ctx_work(Ctx *c, uint64_t n, unsigned rate);
 
 /* ------------------------------------------------------------------------------------------
 ** Growable text buffer; allocation failures set `failed` (and MemoryError in ctx) and further
@@ -394,6 +417,9 @@ RT_HIDDEN Tensor *tensor_partition(Ctx *c, Tensor *t, const int64_t *kth, int nk
    (ascending, each in [0, n)) holds what a sort would put there (NaN last), with nothing
    greater before it and nothing smaller after, as numpy.partition does (in place). */
 RT_HIDDEN void partition_lane(DType dt, char *lane, int64_t n, const int64_t *kth, int nkth);
+/* The comparisons to charge (ctx_work, WORK_COMPARE) for selecting nkth positions of a lane of
+   n elements: about 3n for one position, n more for each doubling of their number. */
+RT_HIDDEN uint64_t partition_work(int64_t n, int64_t nkth);
 /* numpy.ravel: a view if contiguous, else a copy. */
 RT_HIDDEN Tensor *tensor_ravel(Ctx *c, Tensor *t);
 /* Normalises axis in [-ndim, ndim) to [0, ndim); else AxisError

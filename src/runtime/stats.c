@@ -281,7 +281,7 @@ Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim
       counts[l] = n;
       if (n == 0) *flags |= skip_nan && len > 0 ? STATS_ALL_NAN : STATS_EMPTY;
       else if (n > 0) select_positions(m, dt, lane, len, n, q, qn, q_f32, pos);
-      if ((l & 1023) == 1023 && ctx_poll(c, (uint64_t)(1024 * len) / 4096 + 1)) goto fail;
+      if (ctx_work(c, partition_work(len, 2 * qn), WORK_COMPARE)) goto fail;
     }
     /* ...then the flags of the median's sum of the middle pair alone, which is numpy.mean's
        reduction: its overflow and invalid flags are reported as that reduction's */

@@ -143,23 +143,33 @@ Tensor *tensor_zeros(Ctx *c, DType dt, int ndim, const int64_t *shape) {
   const size_t piece = (size_t)1 << 22;
   char *p = t->storage->data;
   for (size_t done = 0, n = t->storage->nbytes; done < n; done += piece) {
-    memset(p + done, 0, n - done < piece ? n - done : piece);
-    if (ctx_poll(c, piece / 4096 / 8)) { tensor_release(t); return NULL; }
+    size_t m = n - done < piece ? n - done : piece;
+    memset(p + done, 0, m);
+    if (ctx_work(c, m / 8 + 1, WORK_ELEMENT)) { tensor_release(t); return NULL; }   /* 8 bytes an element */
   }
   return t;
 }
 
-/* Fills a fresh contiguous tensor with the element at v (of t's dtype). */
-static void fill_bytes(Tensor *t, const void *v) {
+/* Fills a fresh contiguous tensor with the element at v (of t's dtype), in pieces charged to
+   c (WORK_ELEMENT; a single element is free, so that making a scalar never fails on the
+   budget).  Returns t, or NULL with the poll's error after releasing t. */
+static Tensor *fill_bytes(Ctx *c, Tensor *t, const void *v) {
   size_t sz = dtype_size(t->dtype);
-  int64_t n = tensor_size(t);
-  char *p = t->storage->data;
-  switch (sz) {
-  case 1: memset(p, *(const uint8_t *)v, (size_t)n); break;
-  case 2: { uint16_t x; memcpy(&x, v, 2); for (int64_t i = 0; i < n; i++) ((uint16_t *)p)[i] = x; break; }
-  case 4: { uint32_t x; memcpy(&x, v, 4); for (int64_t i = 0; i < n; i++) ((uint32_t *)p)[i] = x; break; }
-  default: { uint64_t x; memcpy(&x, v, 8); for (int64_t i = 0; i < n; i++) ((uint64_t *)p)[i] = x; break; }
+  int64_t total = tensor_size(t);
+  const int64_t piece = (int64_t)1 << 19;
+  for (int64_t lo = 0; lo < total || lo == 0; lo += piece) {
+    int64_t n = total - lo < piece ? total - lo : piece;
+    char *p = t->storage->data + (size_t)lo * sz;
+    switch (sz) {
+    case 1: memset(p, *(const uint8_t *)v, (size_t)n); break;
+    case 2: { uint16_t x; memcpy(&x, v, 2); for (int64_t i = 0; i < n; i++) ((uint16_t *)p)[i] = x; break; }
+    case 4: { uint32_t x; memcpy(&x, v, 4); for (int64_t i = 0; i < n; i++) ((uint32_t *)p)[i] = x; break; }
+    default: { uint64_t x; memcpy(&x, v, 8); for (int64_t i = 0; i < n; i++) ((uint64_t *)p)[i] = x; break; }
+    }
+    if (total > 1 && ctx_work(c, (uint64_t)n, WORK_ELEMENT)) { tensor_release(t); return NULL; }
+    if (total == 0) break;
   }
+  return t;
 }
 
 Tensor *tensor_full_f64(Ctx *c, DType dt, int ndim, const int64_t *shape, double v) {
@@ -167,8 +177,7 @@ Tensor *tensor_full_f64(Ctx *c, DType dt, int ndim, const int64_t *shape, double
   if (!t) return NULL;
   uint64_t cell = 0;
   dtype_set_f64(dt, &cell, v);
-  fill_bytes(t, &cell);
-  return t;
+  return fill_bytes(c, t, &cell);
 }
 
 Tensor *tensor_full_i64(Ctx *c, DType dt, int ndim, const int64_t *shape, int64_t v) {
@@ -176,8 +185,7 @@ Tensor *tensor_full_i64(Ctx *c, DType dt, int ndim, const int64_t *shape, int64_
   if (!t) return NULL;
   uint64_t cell = 0;
   dtype_set_i64(dt, &cell, v);
-  fill_bytes(t, &cell);
-  return t;
+  return fill_bytes(c, t, &cell);
 }
 
 Tensor *tensor_scalar_f64(Ctx *c, DType dt, double v) { return tensor_full_f64(c, dt, 0, NULL, v); }

@@ -333,6 +333,9 @@ static tsr_Status run_chunk(Interp *I, const char *src, size_t len, const char *
   if (!cr) { chunk_free(&I->ctx, ch); return record_error(I, name, src, len); }
   Value res = v_none();
   int rc = eval_chunk(I, cr, interactive, result ? &res : NULL);
+  /* an interrupt that arrived after the last poll (during a statement that polls nowhere,
+     such as a short `s = str(x)`) is reported, not dropped */
+  if (rc >= 0 && ctx_poll(&I->ctx, 0) < 0) rc = -1;
   chunkref_release(I, cr);
   if (rc < 0) { value_decref(res); return record_error(I, name, src, len); }
   if (result) {

@@ -930,9 +930,11 @@ static int tolist_rec(Interp *I, const Tensor *t, int dim, const char *p, Value 
   if (dim == t->ndim) return element_value(I, t->dtype, p, out);
   Value list = value_list(I, t->shape[dim]);
   if (list.type == V_UNDEF) return -1;
-  int64_t step = t->strides[dim] * (int64_t)dtype_size(t->dtype);
-  for (int64_t i = 0; i < t->shape[dim]; i++) {
-    if (tolist_rec(I, t, dim + 1, p + i * step, &as_list(list)->items[i])) {
+  int64_t step = t->strides[dim] * (int64_t)dtype_size(t->dtype), n = t->shape[dim];
+  for (int64_t i = 0; i < n; i++) {
+    if (((i & 4095) == 0 &&   /* an object made per item, charged per 4096 */
+         ctx_work(interp_ctx(I), (uint64_t)(n - i < 4096 ? n - i : 4096), WORK_OBJECT)) ||
+        tolist_rec(I, t, dim + 1, p + i * step, &as_list(list)->items[i])) {
       value_decref(list);
       return -1;
     }

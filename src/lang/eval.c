@@ -399,6 +399,7 @@ done:
 
 static int seq_concat(Interp *I, Value a, Value b, Value *out) {
   List *x = as_list(a), *y = as_list(b);
+  if (ctx_work(&I->ctx, (uint64_t)(x->n + y->n), WORK_OBJECT)) return -1;
   Value r = a.type == V_LIST ? value_list(I, x->n + y->n) : value_tuple(I, x->n + y->n);
   if (r.type == V_UNDEF) return -1;
   for (int64_t i = 0; i < x->n; i++) as_list(r)->items[i] = value_retain(x->items[i]);
@@ -417,7 +418,17 @@ static int seq_repeat(Interp *I, Value s, int64_t k, Value *out) {
     size_t total = str->len * (size_t)k;
     char *p = ctx_malloc(&I->ctx, total);
     if (!p) return -1;
-    for (int64_t i = 0; i < k; i++) memcpy(p + (size_t)i * str->len, str->s, str->len);
+    for (int64_t i = 0, charged = 0; i < k; i++) {
+      memcpy(p + (size_t)i * str->len, str->s, str->len);
+      if ((int64_t)((size_t)(i + 1) * str->len) - charged >= 65536 || i == k - 1) {
+        int64_t now = (int64_t)((size_t)(i + 1) * str->len);
+        if (ctx_work(&I->ctx, (uint64_t)(now - charged), WORK_BYTE)) {
+          ctx_free(&I->ctx, p, total);
+          return -1;
+        }
+        charged = now;
+      }
+    }
     *out = value_str(I, p, total);
     ctx_free(&I->ctx, p, total);
     return out->type == V_UNDEF ? -1 : 0;
@@ -427,8 +438,16 @@ static int seq_repeat(Interp *I, Value s, int64_t k, Value *out) {
   if (k && l->n > (INT64_MAX / 64) / k) return ERR_MEMORY(&I->ctx, "list too long");
   Value r = s.type == V_LIST ? value_list(I, l->n * k) : value_tuple(I, l->n * k);
   if (r.type == V_UNDEF) return -1;
-  for (int64_t j = 0; j < k; j++)
+  for (int64_t j = 0, charged = 0; j < k; j++) {
     for (int64_t i = 0; i < l->n; i++) as_list(r)->items[j * l->n + i] = value_retain(l->items[i]);
+    if ((j + 1) * l->n - charged >= 4096 || j == k - 1) {   /* an object per item */
+      if (ctx_work(&I->ctx, (uint64_t)((j + 1) * l->n - charged), WORK_OBJECT)) {
+        value_decref(r);
+        return -1;
+      }
+      charged = (j + 1) * l->n;
+    }
+  }
   *out = r;
   return 0;
 }
@@ -451,6 +470,7 @@ static int binary_op(Interp *I, int op, Value a, Value b, Tensor *inplace, Value
   }
   if (op == OP_ADD) {
     if (a.type == V_STR && b.type == V_STR) {
+      if (ctx_work(&I->ctx, as_str(a)->len + as_str(b)->len, WORK_BYTE)) return -1;
       Buf buf; buf_init(&buf, &I->ctx);
       buf_putn(&buf, as_str(a)->s, as_str(a)->len);
       buf_putn(&buf, as_str(b)->s, as_str(b)->len);
@@ -518,6 +538,7 @@ static int contains(Interp *I, Value container, Value item, bool *r) {
     List *l = as_list(container);
     for (int64_t i = 0; i < l->n; i++) {
       bool eq;
+      if (ctx_work(&I->ctx, 1, WORK_OBJECT)) return -1;
       if (l->items[i].type == V_TENSOR || item.type == V_TENSOR) {
         Value t;
         if (binary_op(I, OP_EQ, l->items[i], item, NULL, &t) < 0) return -1;
@@ -535,6 +556,7 @@ static int contains(Interp *I, Value container, Value item, bool *r) {
     if (item.type != V_STR)
       return ERR_TYPE(&I->ctx, "'in <string>' requires string as left operand, not %s",
                       value_type_name(item));
+    if (ctx_work(&I->ctx, as_str(container)->len, WORK_BYTE)) return -1;
     *r = strstr(as_str(container)->s, as_str(item)->s) != NULL;
     return 0;
   case V_RANGE: {
@@ -601,6 +623,7 @@ static int compare_op(Interp *I, int op, Value a, Value b, Value *out) {
     return 0;
   }
   if (a.type == V_STR && b.type == V_STR) {
+    if (ctx_work(&I->ctx, as_str(a)->len, WORK_BYTE)) return -1;
     int k = strcmp(as_str(a)->s, as_str(b)->s);
     r = op == OP_LT ? k < 0 : op == OP_LE ? k <= 0 : op == OP_GT ? k > 0 : k >= 0;
     *out = v_bool(r);

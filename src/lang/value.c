@@ -375,7 +375,7 @@ static void repr_seq(Interp *I, Buf *b, Value v, int depth, const ReprStack *st)
     if (p->o == v.o) { buf_puts(b, tuple ? "(...)" : "[...]"); return; }
   ReprStack here = {v.o, st};
   buf_putc(b, tuple ? '(' : '[');
-  for (int64_t i = 0; i < l->n; i++) {
+  for (int64_t i = 0; i < l->n && !b->failed; i++) {
     if (i) buf_puts(b, ", ");
     repr_at(I, b, l->items[i], depth + 1, &here);
   }
@@ -396,6 +396,7 @@ static void repr_at(Interp *I, Buf *b, Value v, int depth, const ReprStack *st) 
     b->failed = true;
     return;
   }
+  size_t start = b->n;
   switch (v.type) {
   case V_NONE: buf_puts(b, "None"); break;
   case V_BOOL: buf_puts(b, v.b ? "True" : "False"); break;
@@ -435,11 +436,18 @@ static void repr_at(Interp *I, Buf *b, Value v, int depth, const ReprStack *st) 
   case V_CFUNC: buf_printf(b, "<built-in function %s>", ((CFunc *)v.o)->name); break;
   default: buf_puts(b, "<undefined>"); break;
   }
+  /* an item of a sequence costs an object; tensors charged their characters themselves */
+  if (v.type != V_TENSOR && b->n > start)
+    buf_work(b, v.type == V_LIST || v.type == V_TUPLE ? 1 : b->n - start,
+             v.type == V_LIST || v.type == V_TUPLE ? WORK_OBJECT : WORK_CHAR);
 }
 
 void value_to_string(Interp *I, Buf *b, Value v) {
   switch (v.type) {
-  case V_STR: buf_putn(b, as_str(v)->s, as_str(v)->len); break;
+  case V_STR:
+    buf_putn(b, as_str(v)->s, as_str(v)->len);
+    buf_work(b, as_str(v)->len, WORK_BYTE);
+    break;
   case V_TENSOR: fmt_str(b, v.t, &I->ctx.print); break;
   case V_DTYPE: buf_puts(b, dtype_name(v.dt)); break;
   default: value_repr(I, b, v); break;
@@ -469,14 +477,17 @@ static int equal_at(Interp *I, Value a, Value b, bool *eq, int depth) {
   if (a.type != b.type) { *eq = false; return 0; }
   switch (a.type) {
   case V_NONE: case V_ELLIPSIS: *eq = true; return 0;
-  case V_STR: *eq = as_str(a)->len == as_str(b)->len &&
-                    memcmp(as_str(a)->s, as_str(b)->s, as_str(a)->len) == 0; return 0;
+  case V_STR:
+    *eq = as_str(a)->len == as_str(b)->len &&
+          memcmp(as_str(a)->s, as_str(b)->s, as_str(a)->len) == 0;
+    return *eq ? ctx_work(&I->ctx, as_str(a)->len, WORK_BYTE) : 0;
   case V_DTYPE: *eq = a.dt == b.dt; return 0;
   case V_LIST: case V_TUPLE: {
     List *x = as_list(a), *y = as_list(b);
     if (x == y) { *eq = true; return 0; }   /* Python compares identical items as equal */
     if (x->n != y->n) { *eq = false; return 0; }
     for (int64_t i = 0; i < x->n; i++) {
+      if (ctx_work(&I->ctx, 1, WORK_OBJECT)) return -1;
       if (x->items[i].type == V_TENSOR || y->items[i].type == V_TENSOR) {
         int t = 0;
         /* NumPy scalars inside sequences compare by value */
@@ -559,8 +570,13 @@ static int check_tree(Interp *I, Value v, int depth, ArrayBuild *ab) {
   if (v.type == V_LIST || v.type == V_TUPLE) {
     List *l = as_list(v);
     if (depth >= ab->ndim || l->n != ab->shape[depth]) return ragged(I, depth, ab);
-    for (int64_t i = 0; i < l->n; i++)
+    for (int64_t i = 0; i < l->n; i++) {
+      /* this pass and the fill: charged per 4096 items */
+      if ((i & 4095) == 0 &&
+          ctx_work(&I->ctx, (uint64_t)(l->n - i < 4096 ? l->n - i : 4096), WORK_OBJECT))
+        return -1;
       if (check_tree(I, l->items[i], depth + 1, ab) < 0) return -1;
+    }
     return 0;
   }
   if (v.type == V_TENSOR) {

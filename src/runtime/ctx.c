@@ -289,4 +289,10 @@ void buf_printf(Buf *b, const char *fmt, ...) {
   b->n += (size_t)k;
 }
 
+bool buf_work(Buf *b, uint64_t n, unsigned rate) {
+  if (b->failed) return false;
+  if (ctx_work(b->ctx, n, rate)) b->failed = true;
+  return !b->failed;
+}
+
 const char *buf_str(Buf *b) { return b->p && !b->failed ? b->p : ""; }

@@ -212,6 +212,7 @@ RT_HIDDEN int ctx_poll(Ctx *c, uint64_t work);
 #define WORK_PER_STEP 4096
 enum {
   WORK_FLOP = 1,       /* a multiply-add of a matrix product or factorisation (BLAS, LAPACK) */
+  WORK_BYTE = 1,       /* a byte copied, compared or searched by memcpy/memcmp/memmem */
   WORK_ELEMENT = 4,    /* an element read or written by a streaming kernel (ufunc, reduction,
                           copy, fill, cast, indexing) */
   WORK_COMPARE = 32,   /* a comparison in sorting, selection, searching, set functions */
@@ -239,6 +240,10 @@ RT_HIDDEN void buf_putc(Buf *b, char ch);
 RT_HIDDEN void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The NUL-terminated contents ("" when empty); owned by b. */
 RT_HIDDEN const char *buf_str(Buf *b);
+/* Charges n items at a WORK_* rate to b's Ctx (ctx_work) for the formatting that fills b; a
+   failed poll marks b failed, the limit or interrupt error recorded, as an allocation failure
+   does.  Returns false when b has failed (before or now). */
+RT_HIDDEN bool buf_work(Buf *b, uint64_t n, unsigned rate);
 
 /* ------------------------------------------------------------------------------------------
 ** dtypes.  One X-macro table: enum value, C type, NumPy name, kind character.

@@ -128,7 +128,7 @@ int iter_run(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux) {
   if (n == 0) {   /* 0-d or all size-1: one element */
     for (int k = 0; k < nop; k++) steps[k] = 0;
     loop(data, steps, 1, aux);
-    return ctx_poll(c, 0);
+    return ctx_work(c, 1, WORK_ELEMENT);
   }
 
   int64_t inner = w.shape[0], done = 0;
@@ -156,7 +156,7 @@ int iter_run(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux) {
     }
     if (d >= n) break;
   }
-  return 0;
+  return ctx_work(c, (uint64_t)done, WORK_ELEMENT);   /* the last chunk's elements */
 }
 
 int iter_run_parallel(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux) {

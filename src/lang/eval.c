@@ -418,15 +418,15 @@ static int seq_repeat(Interp *I, Value s, int64_t k, Value *out) {
     size_t total = str->len * (size_t)k;
     char *p = ctx_malloc(&I->ctx, total);
     if (!p) return -1;
+    /* charged per block of copies: the bytes, and 32 bytes' worth for each copy */
     for (int64_t i = 0, charged = 0; i < k; i++) {
       memcpy(p + (size_t)i * str->len, str->s, str->len);
-      if ((int64_t)((size_t)(i + 1) * str->len) - charged >= 65536 || i == k - 1) {
-        int64_t now = (int64_t)((size_t)(i + 1) * str->len);
-        if (ctx_work(&I->ctx, (uint64_t)(now - charged), WORK_BYTE)) {
+      if (i + 1 - charged >= 4096 || i == k - 1) {
+        if (ctx_work(&I->ctx, (uint64_t)(i + 1 - charged) * (str->len + 32), WORK_BYTE)) {
           ctx_free(&I->ctx, p, total);
           return -1;
         }
-        charged = now;
+        charged = i + 1;
       }
     }
     *out = value_str(I, p, total);

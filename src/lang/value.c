@@ -401,7 +401,7 @@ static void repr_at(Interp *I, Buf *b, Value v, int depth, const ReprStack *st) 
   case V_NONE: buf_puts(b, "None"); break;
   case V_BOOL: buf_puts(b, v.b ? "True" : "False"); break;
   case V_INT: buf_printf(b, "%lld", (long long)v.i); break;
-  case V_FLOAT: fmt_pyfloat(b, v.f); break;
+  case V_FLOAT: buf_work(b, 1, WORK_REPR_FLOAT); fmt_pyfloat(b, v.f); break;
   case V_ELLIPSIS: buf_puts(b, "Ellipsis"); break;
   case V_DTYPE: fmt_dtype_repr(b, v.dt); break;
   case V_BUILTIN: buf_printf(b, "<function %s>", v.bi->name); break;

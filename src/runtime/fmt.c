@@ -269,7 +269,7 @@ static void walk_axis(const Walk *w, int axis, int64_t off) {
   const Tensor *t = w->t;
   if (axis == t->ndim) {
     w->visit(w->ud, t->storage->data + off * (int64_t)w->itemsize);
-    buf_work(w->b, 1, WORK_OBJECT);
+    buf_work(w->b, 1, WORK_DIGITS);
     return;
   }
   int64_t n = t->shape[axis], st = t->strides[axis];
@@ -551,12 +551,14 @@ static void extend_line(Printer *pr, const char *word, size_t len, int64_t width
   buf_putn(b, word, len);
 }
 
-/* Prints one element, charging the characters written since the last one (WORK_CHAR). */
+/* Prints one element, charging it (WORK_DIGITS) and the characters written since the last
+   one (WORK_CHAR). */
 static void print_elem(Printer *pr, int64_t off, int64_t width, int64_t hang) {
   char out[ELEM_MAX];
   size_t n = elem_format(&pr->ef, pr->t->storage->data + off * (int64_t)pr->itemsize, out);
   extend_line(pr, out, n, width, hang);
-  if (pr->b->n > pr->charged) buf_work(pr->b, pr->b->n - pr->charged, WORK_CHAR);
+  if (buf_work(pr->b, 1, WORK_DIGITS) && pr->b->n > pr->charged)
+    buf_work(pr->b, pr->b->n - pr->charged, WORK_CHAR);
   pr->charged = pr->b->n;
 }
 

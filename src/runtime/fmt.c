@@ -554,6 +554,7 @@ static void extend_line(Printer *pr, const char *word, size_t len, int64_t width
 /* Prints one element, charging it (WORK_DIGITS) and the characters written since the last
    one (WORK_CHAR). */
 static void print_elem(Printer *pr, int64_t off, int64_t width, int64_t hang) {
+  if (pr->b->failed) return;   /* out of memory, budget or time: nothing more to format */
   char out[ELEM_MAX];
   size_t n = elem_format(&pr->ef, pr->t->storage->data + off * (int64_t)pr->itemsize, out);
   extend_line(pr, out, n, width, hang);

@@ -216,11 +216,11 @@ enum {
   WORK_ELEMENT = 4,    /* an element read or written by a streaming kernel (ufunc, reduction,
                           copy, fill, cast, indexing) */
   WORK_COMPARE = 64,   /* a comparison in sorting, selection, searching, set functions */
-  WORK_SAMPLE = 160,   /* a random variate (the generator's bits and its transformation) */
+  WORK_SAMPLE = 224,   /* a random variate (the generator's bits and its transformation) */
   WORK_CHAR = 64,      /* a character produced by formatting (repr, str, print) */
   WORK_DIGITS = 1536,  /* an array element measured or printed by NumPy's formatting passes */
   WORK_REPR_FLOAT = 8192,   /* Python's repr of a float (a search for the shortest digits) */
-  WORK_OBJECT = 64,    /* a Python object made, compared, hashed or converted (list and str
+  WORK_OBJECT = 96,    /* a Python object made, compared, hashed or converted (list and str
                           items, tolist, array(list)) */
 };
 /* Charges n items of a kind of work (n * rate units, rounded down to steps, the remainder

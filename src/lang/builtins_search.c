@@ -686,8 +686,9 @@ static int bi_interp(Interp *I, const Args *a, Value *out) {
     double v = given(s[5]) ? float_mod(xs[i], period) : xs[i];
     rs[i] = interp_one(v, xps, fps, n, left, right);
   }
-  uint64_t per_x = 1;   /* a binary search: log2 n + 1 comparisons */
+  uint64_t per_x = 1;   /* a binary search: log2 n + 1 levels of two comparisons' worth */
   while (per_x < 64 && ((int64_t)1 << (per_x - 1)) <= n) per_x++;
+  per_x *= 2;
   if (ctx_work(c, (uint64_t)nx * per_x, WORK_COMPARE)) goto fail;
   goto done;
 fail:

@@ -83,10 +83,12 @@ Tensor *search_sorted(Ctx *c, Tensor *a, Tensor *v, bool right, Tensor *sorter) 
   if (!ka || !(kv = tensor_contiguous(c, v, kd))) goto done;
   if (!(r = tensor_empty(c, TSR_INT64, v->ndim, v->shape))) goto done;
   int64_t n = a->shape[0], nv = tensor_size(v), *out = (int64_t *)tensor_data(r);
-  /* in pieces of keys, each charged its binary search (log2 n + 1 comparisons a key) */
+  /* in pieces of keys, each charged its binary search: log2 n + 1 levels a key, each level two
+     comparisons' worth (a large sorted array misses the cache at every level) */
   uint64_t per_key = 1;
   while (per_key < 64 && ((int64_t)1 << (per_key - 1)) <= n) per_key++;
-  const int64_t piece = 65536;
+  per_key *= 2;
+  const int64_t piece = 16384;
   for (int64_t k0 = 0; k0 < nv; k0 += piece) {
     int64_t m = nv - k0 < piece ? nv - k0 : piece;
     if (ctx_work(c, (uint64_t)m * per_key, WORK_COMPARE)) {

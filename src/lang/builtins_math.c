@@ -225,6 +225,10 @@ static int nonzero_tuple(Interp *I, Tensor *t, Value *out) {
   if (!b) return -1;
   const bool *p = (const bool *)tensor_data(b);
   int64_t n = tensor_size(b), count = 0;
+  if (ctx_work(c, (uint64_t)n * 2, WORK_ELEMENT)) {   /* two passes */
+    tensor_release(b);
+    return -1;
+  }
   int nd = b->ndim == 0 ? 1 : b->ndim;
   int64_t shape[TSR_MAXDIMS];
   if (b->ndim == 0) shape[0] = 1;

@@ -257,11 +257,18 @@ static Tensor *repeat_tensor(Interp *I, Tensor *t, Tensor *counts, int axis) {
     size_t block = (size_t)inner * isz;
     const char *sp = tensor_data(src);
     char *dp = tensor_data(r);
-    for (int64_t o = 0; o < outer; o++)
+    for (int64_t o = 0; o < outer && r; o++) {
+      /* charged per outer block: its copies, and an item per repeated element */
+      if (ctx_work(c, (uint64_t)(total * inner + n), WORK_ELEMENT)) {
+        tensor_release(r);
+        r = NULL;
+        break;
+      }
       for (int64_t i = 0; i < n; i++) {
         const char *from = sp + (size_t)(o * n + i) * block;
         for (int64_t k = cp[scalar ? 0 : i]; k > 0; k--, dp += block) memcpy(dp, from, block);
       }
+    }
   }
   tensor_release(src);
   tensor_release(cnt);

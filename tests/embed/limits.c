@@ -83,6 +83,8 @@ static void test_steps_per_family(void) {
     {"x = ones(20000)", "s = x.sum()", 2000},
     {"x = ones(20000)", "y = x.copy()", 2000},
     {"a = ones((50, 50))", "y = a @ a", 2000},
+    {"x = ones(2000)", "y = repeat(x, 10)", 2000},
+    {"x = ones(20000)", "y = nonzero(x)", 2000},
     {"x = random.rand(10000)", "y = sort(x)", 100},               /* one lane */
     {"x = random.rand(10000)", "y = argsort(x)", 100},
     {"x = random.rand(100, 100)", "x.sort(axis=1)", 100},

@@ -478,9 +478,10 @@ static int equal_at(Interp *I, Value a, Value b, bool *eq, int depth) {
   switch (a.type) {
   case V_NONE: case V_ELLIPSIS: *eq = true; return 0;
   case V_STR:
-    *eq = as_str(a)->len == as_str(b)->len &&
-          memcmp(as_str(a)->s, as_str(b)->s, as_str(a)->len) == 0;
-    return *eq ? ctx_work(&I->ctx, as_str(a)->len, WORK_BYTE) : 0;
+    *eq = as_str(a)->len == as_str(b)->len;
+    if (*eq && ctx_work(&I->ctx, as_str(a)->len, WORK_BYTE)) return -1;
+    *eq = *eq && memcmp(as_str(a)->s, as_str(b)->s, as_str(a)->len) == 0;
+    return 0;
   case V_DTYPE: *eq = a.dt == b.dt; return 0;
   case V_LIST: case V_TUPLE: {
     List *x = as_list(a), *y = as_list(b);

@@ -108,6 +108,9 @@ struct Interp {
   char errchunk[256];
   ChunkRef *cur_chunk;  /* chunk of the code being run (borrowed) */
   RandomState random;   /* numpy.random's legacy MT19937 state (builtins_random.c) */
+  RandomState py_random;   /* Python's random module's own MT19937 (src/lib/random.c) */
+  bool py_gauss_valid;     /* random.gauss's second value is kept in py_gauss_next */
+  double py_gauss_next;
   /* The cycle collector (value.c): the ring of tracked containers (gc_head a sentinel), their
      number, how many survived the last collection, and whether a container has been stored
      into a list since (the only way a cycle can form). */

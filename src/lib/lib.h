@@ -9,7 +9,7 @@
 
 #include "../lang/interp.h"
 
-RT_HIDDEN extern const ModuleDef lib_math, lib_time, lib_sys;
+RT_HIDDEN extern const ModuleDef lib_math, lib_time, lib_sys, lib_random;
 /* Every module above, NULL-ended. */
 RT_HIDDEN extern const ModuleDef *const lib_modules[];
 

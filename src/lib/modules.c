@@ -3,4 +3,4 @@
 */
 #include "lib.h"
 
-const ModuleDef *const lib_modules[] = {&lib_math, &lib_time, &lib_sys, NULL};
+const ModuleDef *const lib_modules[] = {&lib_math, &lib_random, &lib_sys, &lib_time, NULL};

@@ -441,6 +441,7 @@ static int unsupported(Interp *I, int op, Value a, Value b) {
 
 /* Binary operator dispatch; inplace is the target tensor of an augmented assignment. */
 static int binary_op(Interp *I, int op, Value a, Value b, Tensor *inplace, Value *out) {
+  if (op == OP_MOD && a.type == V_STR) return format_percent(I, a, b, out);
   if (is_pyscalar(a) && is_pyscalar(b) && op != OP_MATMUL) {
     int rc = scalar_binop(I, op, a, b, out);
     if (rc != -2) return rc;
@@ -475,9 +476,6 @@ static int binary_op(Interp *I, int op, Value a, Value b, Tensor *inplace, Value
     if (sa || sb)
       return ERR_TYPE(&I->ctx, "can't multiply sequence by non-int of type '%s'",
                       value_type_name(sa ? b : a));
-  }
-  if (op == OP_MOD && a.type == V_STR) {
-    return ERR_TYPE(&I->ctx, "string formatting with %% is not supported yet");
   }
   /* lists of numbers meet numbers: NumPy only when one side is a tensor (handled above) */
   return unsupported(I, op, a, b);

@@ -192,6 +192,12 @@ RT_HIDDEN int interp_call(Interp *I, Value fn, const Args *a, Value *out);
    array of bools).  *out gets a new reference.  0, or -1 with Python's TypeError. */
 RT_HIDDEN int interp_binary(Interp *I, int op, Value a, Value b, Value *out);
 RT_HIDDEN int interp_compare(Interp *I, int op, Value a, Value b, Value *out);
+/* Python's string formatting (format.c).  format_object appends format(v, spec[0..len)) to b (PyObject_Format)
+   (the format-spec mini-language; NumPy scalars as the Python number they convert to; an
+   empty spec is str(v)).  format_percent makes fmt % args (printf-style; args a tuple or one
+   value) as a new str in *out.  0, or -1 with CPython's ValueError/TypeError. */
+RT_HIDDEN int format_object(Interp *I, Buf *b, Value v, const char *spec, size_t len);
+RT_HIDDEN int format_percent(Interp *I, Value fmt, Value args, Value *out);
 /* Iteration over a list, tuple, str, range or tensor (its first axis): the number of items,
    and item i (new reference).  TypeError "'float' object is not iterable" for the others, and
    for NumPy scalars; "iteration over a 0-d array".  0 or -1. */

@@ -1415,11 +1415,17 @@ static int iter_item(Interp *I, Value v, int64_t i, Value *out);
 int interp_binary(Interp *I, int op, Value a, Value b, Value *out) {
   return binary_op(I, op, a, b, NULL, out);
 }
+/* Builtins that compare or walk items (sorted, max, min, sum, list, random.sample...) are
+   charged an object per comparison and per item through these two. */
 int interp_compare(Interp *I, int op, Value a, Value b, Value *out) {
+  if (ctx_work(&I->ctx, 1, WORK_OBJECT)) return -1;
   return compare_op(I, op, a, b, out);
 }
 int interp_iter_len(Interp *I, Value v, int64_t *len) { return iter_len(I, v, len); }
-int interp_iter_item(Interp *I, Value v, int64_t i, Value *out) { return iter_item(I, v, i, out); }
+int interp_iter_item(Interp *I, Value v, int64_t i, Value *out) {
+  if (ctx_work(&I->ctx, 1, WORK_OBJECT)) return -1;
+  return iter_item(I, v, i, out);
+}
 
 static int eval_call(Interp *I, Node *n, Value *out) {
   Value fn, small_vals[2 * SMALL_ARGS];

@@ -109,6 +109,8 @@ static void test_steps_per_family(void) {
     {"l = [0] * 10000; m = [0] * 10000", "y = l == m", 500},
     {"l = [0] * 10000", "y = -1 in l", 500},
     {"l = [0] * 10000", "y = list(l)", 500},
+    {"", "s = '%20000d' % 5", 2000},
+    {"", "s = format(5, '>20000')", 2000},
     {"l = [0] * 10000", "y = sum(l)", 500},
     {"l = random.rand(5000).tolist()", "y = sorted(l)", 100},
     {"import random as r\nl = [0] * 10000", "r.shuffle(l)", 500},

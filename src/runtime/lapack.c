@@ -169,7 +169,7 @@ static void scratch_free(Ctx *c, Scratch *s) {
 /* The iterative decompositions (SVD, symmetric eigenproblem, least squares through an SVD)
    take about this many times the time of an m n k product (measured on 1000x200 and 500x200,
    OpenBLAS threads included). */
-#define ITERATIVE_COST 8
+#define ITERATIVE_COST 16
 
 /* Charges the O(m n k) work of one factorisation. */
 static int poll_matrix(Ctx *c, int64_t m, int64_t n, int64_t k) {

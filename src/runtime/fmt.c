@@ -622,7 +622,7 @@ static void print_axis(Printer *pr, int axis, int64_t off, int64_t hang, int64_t
   buf_putc(b, '[');
   if (axes_left == 1) {
     int64_t elem_width = width - (pr->sep_rstrip_len > 1 ? (int64_t)pr->sep_rstrip_len : 1);
-    for (int64_t i = 0; i < lead; i++) {
+    for (int64_t i = 0; i < lead && !b->failed; i++) {
       print_elem(pr, off + i * st, elem_width, hang);
       buf_putn(b, pr->sep, pr->sep_len);
     }
@@ -630,14 +630,14 @@ static void print_axis(Printer *pr, int axis, int64_t off, int64_t hang, int64_t
       extend_line(pr, "...", 3, elem_width, hang);
       buf_putn(b, pr->sep, pr->sep_len);
     }
-    for (int64_t i = trail; i > 1; i--) {
+    for (int64_t i = trail; i > 1 && !b->failed; i--) {   /* stops once b has failed */
       print_elem(pr, off + (n - i) * st, elem_width, hang);
       buf_putn(b, pr->sep, pr->sep_len);
     }
     print_elem(pr, off + (n - 1) * st, elem_width, hang);
   } else {
     bool first = true;
-    for (int64_t i = 0; i < lead; i++) {
+    for (int64_t i = 0; i < lead && !b->failed; i++) {
       block_start(pr, &first, hang);
       print_axis(pr, axis + 1, off + i * st, hang + 1, width - 1);
       block_end(pr, axes_left);
@@ -647,7 +647,7 @@ static void print_axis(Printer *pr, int axis, int64_t off, int64_t hang, int64_t
       buf_puts(b, "...");
       block_end(pr, axes_left);
     }
-    for (int64_t i = trail; i > 1; i--) {
+    for (int64_t i = trail; i > 1 && !b->failed; i--) {
       block_start(pr, &first, hang);
       print_axis(pr, axis + 1, off + (n - i) * st, hang + 1, width - 1);
       block_end(pr, axes_left);

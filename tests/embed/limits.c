@@ -247,6 +247,9 @@ static void test_interrupt(void) {
   interrupt_during(S, "s = broadcast_to(arange(4.0), (10**11, 4)).std()"); /* var/std */
   interrupt_during(S, "s = broadcast_to(arange(3.0), (10**12, 3)).max(axis=0)");  /* axis */
   interrupt_during(S, "i = 0\nwhile True:\n    i += 1");                   /* a script loop */
+  interrupt_during(S, "x = [0]\nwhile True:\n    y = x * 10**7");       /* list * n */
+  interrupt_during(S, "set_printoptions(threshold=10**12)\n"              /* formatting */
+                      "s = str(broadcast_to(1.5, (10**9,)))");
   /* an interrupt is not remembered into the next evaluation */
   tsr_interrupt(S);
   still_usable(S);

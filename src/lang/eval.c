@@ -604,6 +604,7 @@ static int seq_compare(Interp *I, int op, Value a, Value b, Value *out) {
   int64_t i = 0;
   for (; i < x->n && i < y->n; i++) {
     Value e;
+    if (ctx_work(&I->ctx, 1, WORK_OBJECT)) return -1;   /* the step budget: an item compared */
     if (compare_op(I, OP_EQ, x->items[i], y->items[i], &e) < 0) return -1;
     int t = value_truth(I, e);
     value_decref(e);

@@ -83,7 +83,7 @@ static int split_common(Interp *I, const Args *a, const char *name, bool equal, 
   if (by_index) {
     if (!(idx = value_to_tensor_strong(I, s[1], TSR_INT64))) goto done;
     if (idx->ndim != 1) { tensor_release(idx); IERR_VALUE(I, "indices must be 1-d"); goto done; }
-    ncuts = idx->shape[0] + 2;
+    ncuts = idx->shape[0] + 2;   /* a tensor's size fits with room to spare */
   } else {
     int64_t sections;
     if (value_to_int(I, s[1], &sections)) goto done;
@@ -96,13 +96,13 @@ static int split_common(Interp *I, const Args *a, const char *name, bool equal, 
       IERR_VALUE(I, "array split does not result in an equal division");
       goto done;
     }
-    ncuts = sections + 1;
+    if (size_add(sections, 1, &ncuts)) { ERR_MEMORY(c, "too many sections"); goto done; }
   }
-  if (!(cuts = ctx_malloc(c, sizeof(int64_t) * (size_t)ncuts))) { tensor_release(idx); goto done; }
+  if (!(cuts = ctx_malloc_n(c, ncuts, sizeof(int64_t)))) { tensor_release(idx); goto done; }
   if (by_index) {
     Tensor *ic = tensor_contiguous(c, idx, TSR_INT64);
     tensor_release(idx);
-    if (!ic) { ctx_free(c, cuts, sizeof(int64_t) * (size_t)ncuts); goto done; }
+    if (!ic) { ctx_free_n(c, cuts, ncuts, sizeof(int64_t)); goto done; }
     cuts[0] = 0;
     memcpy(cuts + 1, tensor_data(ic), sizeof(int64_t) * (size_t)(ncuts - 2));
     cuts[ncuts - 1] = len;
@@ -113,8 +113,8 @@ static int split_common(Interp *I, const Args *a, const char *name, bool equal, 
     for (int64_t k = 0; k < sections; k++) cuts[k + 1] = cuts[k] + each + (k < extra ? 1 : 0);
   }
   cap = ncuts - 1;
-  if (!(parts = ctx_calloc(c, sizeof(Tensor *) * (size_t)(cap > 0 ? cap : 1)))) {
-    ctx_free(c, cuts, sizeof(int64_t) * (size_t)ncuts);
+  if (!(parts = ctx_calloc_n(c, cap > 0 ? cap : 1, sizeof(Tensor *)))) {
+    ctx_free_n(c, cuts, ncuts, sizeof(int64_t));
     goto done;
   }
   for (int64_t k = 0; k < cap; k++) {
@@ -127,7 +127,7 @@ static int split_common(Interp *I, const Args *a, const char *name, bool equal, 
     if (!(parts[k] = plane(t, axis, st, en > st ? en - st : 0))) break;
     nparts++;
   }
-  ctx_free(c, cuts, sizeof(int64_t) * (size_t)ncuts);
+  ctx_free_n(c, cuts, ncuts, sizeof(int64_t));
   if (nparts == cap) {
     rc = ret_list(I, parts, nparts, out);
     nparts = 0;
@@ -237,7 +237,11 @@ static Tensor *repeat_tensor(Interp *I, Tensor *t, Tensor *counts, int axis) {
       IERR_VALUE(I, "negative dimensions are not allowed");
       return NULL;
     }
-    total += k;
+    if (size_add(total, k, &total)) {
+      tensor_release(cnt);
+      err_too_big(c);
+      return NULL;
+    }
   }
   if (n == 0 && scalar && cp[0] < 0) {
     tensor_release(cnt);

@@ -161,6 +161,36 @@ RT_HIDDEN void ctx_free(Ctx *c, void *p, size_t n);
 RT_HIDDEN void *ctx_alloc_aligned(Ctx *c, size_t n);
 RT_HIDDEN void ctx_free_aligned(Ctx *c, void *p, size_t n);
 
+/* Checked size arithmetic.  Every count that becomes a size goes through these (element and
+   byte counts, list capacities, sums of lengths, repeat totals, cut counts, pad widths, `k`
+   offsets, range lengths), so that an impossible size is an error before any allocation and
+   never a wrapped value.  size_add / size_sub / size_mul store a op b in *r and return true
+   when the exact result does not fit in int64_t (*r is then meaningless). */
+static inline bool size_add(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
+static inline bool size_sub(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }
+static inline bool size_mul(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
+/* The bytes of n items of `size` bytes each in *bytes; false when n < 0 or n * size passes
+   INT64_MAX (NumPy's limit for any buffer, well beyond what an allocator can give). */
+static inline bool size_bytes(int64_t n, size_t size, size_t *bytes) {
+  int64_t b;
+  if (n < 0 || size > (size_t)INT64_MAX || __builtin_mul_overflow(n, (int64_t)size, &b)) return false;
+  *bytes = (size_t)b;
+  return true;
+}
+/* The element count of a shape as NumPy checks it: the product of the nonzero dims must fit,
+   with the itemsize, in int64_t ((0, 2**62, 2**62) is refused too); *count is 0 when a dim is
+   0.  0, or -1 (no error recorded) when a dim is negative or the product overflows. */
+RT_HIDDEN int shape_count(int ndim, const int64_t *shape, size_t itemsize, int64_t *count);
+/* Records NumPy's ValueError for such a shape: "array is too big; `arr.size *
+   arr.dtype.itemsize` is larger than the maximum possible size."; returns -1. */
+RT_HIDDEN int err_too_big(Ctx *c);
+/* ctx_malloc / ctx_calloc / ctx_realloc / ctx_free for arrays of n items of `size` bytes:
+   n < 0 or a byte count past INT64_MAX is a MemoryError (nothing allocated). */
+RT_HIDDEN void *ctx_malloc_n(Ctx *c, int64_t n, size_t size);
+RT_HIDDEN void *ctx_calloc_n(Ctx *c, int64_t n, size_t size);
+RT_HIDDEN void *ctx_realloc_n(Ctx *c, void *p, int64_t old_n, int64_t new_n, size_t size);
+RT_HIDDEN void ctx_free_n(Ctx *c, void *p, int64_t n, size_t size);
+
 /* Records an error (status, kind such as "ValueError", printf-style message); returns -1 so
    that `return ctx_err(...)` works in int-returning functions.  The first error wins until
    ctx_clear. */

@@ -518,9 +518,14 @@ static int bi_pad(Interp *I, const Args *a, Value *out) {
   for (int i = 0; i < nd; i++) {
     double b = pwd[2 * i], e = pwd[2 * i + 1];
     if (b < 0 || e < 0) { IERR_VALUE(I, "index can't contain negative values"); goto fail; }
+    /* widths come as float64 (pad_pairs): 2**63 - 1 rounds up to 2**63, beyond int64 */
+    if (b >= 0x1p63 || e >= 0x1p63 || size_add(t->shape[i], (int64_t)b, &shape[i]) ||
+        size_add(shape[i], (int64_t)e, &shape[i])) {
+      err_too_big(interp_ctx(I));
+      goto fail;
+    }
     before[i] = (int64_t)b;
     after[i] = (int64_t)e;
-    shape[i] = t->shape[i] + before[i] + after[i];
   }
   if (mode != PAD_CONSTANT && mode != PAD_EMPTY)
     for (int i = 0; i < nd; i++)
@@ -604,7 +609,13 @@ static int bi_diag(Interp *I, const Args *a, Value *out) {
   if (!t) return -1;
   Ctx *c = interp_ctx(I);
   if (t->ndim == 1) {
-    int64_t n = t->shape[0], m = n + (k < 0 ? -k : k), shape[2] = {m, m};
+    int64_t n = t->shape[0], m, shape[2];
+    if (k == INT64_MIN || size_add(n, k < 0 ? -k : k, &m)) {
+      IERR_VALUE(I, "Maximum allowed dimension exceeded");
+      tensor_release(t);
+      return -1;
+    }
+    shape[0] = shape[1] = m;
     if ((r = tensor_zeros(c, t->dtype, 2, shape))) {
       int64_t st = r->strides[0] + r->strides[1];
       int64_t off = r->offset + (k >= 0 ? k * r->strides[1] : -k * r->strides[0]);
@@ -613,6 +624,9 @@ static int bi_diag(Interp *I, const Args *a, Value *out) {
       tensor_release(d);
     }
   } else if (t->ndim == 2) {
+    /* beyond the corners the diagonal is empty: clamp k so that -k cannot overflow */
+    if (k < -t->shape[0]) k = -t->shape[0];
+    if (k > t->shape[1]) k = t->shape[1];
     int64_t r0 = k >= 0 ? 0 : -k, c0 = k >= 0 ? k : 0;
     int64_t n0 = t->shape[0] - r0, n1 = t->shape[1] - c0;
     int64_t n = n0 < n1 ? n0 : n1;
@@ -685,6 +699,7 @@ static int bi_diff(Interp *I, const Args *a, Value *out) {
     if (!d) goto fail;
     tensor_release(cur);
     cur = d;
+    if (m == 0) break;   /* empty along axis: further differences change nothing (n = 2**62) */
   }
   tensor_release(t);
   return ret_tensor(cur, out);

@@ -543,7 +543,8 @@ static int contains(Interp *I, Value container, Value item, bool *r) {
     if (item.type != V_INT && item.type != V_BOOL) { *r = false; return 0; }
     x = as_i(item);
     bool in = g->step > 0 ? (x >= g->start && x < g->stop) : (x <= g->start && x > g->stop);
-    *r = in && ((x - g->start) % g->step == 0);
+    uint64_t dist = g->step > 0 ? (uint64_t)x - (uint64_t)g->start : (uint64_t)g->start - (uint64_t)x;
+    *r = in && dist % (g->step > 0 ? (uint64_t)g->step : (uint64_t)0 - (uint64_t)g->step) == 0;
     return 0;
   }
   case V_TENSOR: {
@@ -1051,12 +1052,19 @@ static int subscript_get(Interp *I, Value obj, Value idx, Value *out) {
     return 0;
   }
   case V_RANGE: {
+    /* the length may pass INT64_MAX (range(-2**63, 2**63 - 1)): index in uint64 */
     Range *r = (Range *)obj.o;
-    int64_t len = r->step > 0 ? (r->stop > r->start ? (r->stop - r->start + r->step - 1) / r->step : 0)
-                              : (r->start > r->stop ? (r->start - r->stop - r->step - 1) / -r->step : 0);
+    uint64_t len = progression_count(r->start, r->stop, r->step), u;
     int64_t i;
-    if (norm_seq_index(I, obj, idx, len, &i) < 0) return -1;
-    *out = v_int(r->start + i * r->step);
+    if (value_to_int(I, idx, &i) < 0) {
+      ctx_clear(&I->ctx);
+      return ERR_TYPE(&I->ctx, "range indices must be integers or slices, not %s",
+                      value_type_name(idx));
+    }
+    u = i >= 0 ? (uint64_t)i : len - ((uint64_t)0 - (uint64_t)i);
+    if (i >= 0 ? u >= len : (uint64_t)0 - (uint64_t)i > len)
+      return ERR_INDEX(&I->ctx, "range object index out of range");
+    *out = v_int(progression_item(r->start, r->step, u));
     return 0;
   }
   case V_NAMESPACE:
@@ -1585,8 +1593,8 @@ static int iter_len(Interp *I, Value v, int64_t *len) {
     *len = v.t->shape[0]; return 0;
   case V_RANGE: {
     Range *r = (Range *)v.o;
-    *len = r->step > 0 ? (r->stop > r->start ? (r->stop - r->start + r->step - 1) / r->step : 0)
-                       : (r->start > r->stop ? (r->start - r->stop - r->step - 1) / -r->step : 0);
+    uint64_t n = progression_count(r->start, r->stop, r->step);
+    *len = n > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)n;   /* the budget ends it first */
     return 0;
   }
   default:
@@ -1597,7 +1605,11 @@ static int iter_len(Interp *I, Value v, int64_t *len) {
 /* Item i of an iterable (new reference). */
 static int iter_item(Interp *I, Value v, int64_t i, Value *out) {
   switch (v.type) {
-  case V_RANGE: { Range *r = (Range *)v.o; *out = v_int(r->start + i * r->step); return 0; }
+  case V_RANGE: {
+    Range *r = (Range *)v.o;
+    *out = v_int(progression_item(r->start, r->step, (uint64_t)i));
+    return 0;
+  }
   case V_LIST: case V_TUPLE: *out = value_retain(as_list(v)->items[i]); return 0;
   case V_STR: *out = value_str(I, as_str(v)->s + i, 1); return out->type == V_UNDEF ? -1 : 0;
   case V_TENSOR: {

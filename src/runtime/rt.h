@@ -177,6 +177,18 @@ static inline bool size_bytes(int64_t n, size_t size, size_t *bytes) {
   *bytes = (size_t)b;
   return true;
 }
+/* The number of items of the progression start, start + step, ... before stop (step != 0),
+   Python's range() and numpy.arange over int64: up to 2**64 - 1, so exact in uint64_t. */
+static inline uint64_t progression_count(int64_t start, int64_t stop, int64_t step) {
+  if (step > 0 && start < stop) return ((uint64_t)stop - (uint64_t)start - 1) / (uint64_t)step + 1;
+  if (step < 0 && start > stop)
+    return ((uint64_t)start - (uint64_t)stop - 1) / ((uint64_t)0 - (uint64_t)step) + 1;
+  return 0;
+}
+/* Item i (< progression_count) of that progression: exact, since it lies in [start, stop). */
+static inline int64_t progression_item(int64_t start, int64_t step, uint64_t i) {
+  return (int64_t)((uint64_t)start + i * (uint64_t)step);
+}
 /* The element count of a shape as NumPy checks it: the product of the nonzero dims must fit,
    with the itemsize, in int64_t ((0, 2**62, 2**62) is refused too); *count is 0 when a dim is
    0.  0, or -1 (no error recorded) when a dim is negative or the product overflows. */

@@ -15,8 +15,13 @@
 **
 ** The state is opened once in the parent, before any fork, and never used there: each child
 ** gets a fresh copy of it.  TSR_HOSTILE_ALL=1 runs the whole generated set (several thousand);
-** by default every third generated attack runs (rotating by TSR_HOSTILE_SHARD=0..2), which
-** keeps the suite near a minute under ASan.  Attacks slower than a second are listed.
+** by default every third generated attack runs (rotating by TSR_HOSTILE_SHARD=0..2).  A child
+** may use TSR_HOSTILE_BOUND seconds of CPU time (default 1; SIGXCPU) and ten times that plus
+** ten of wall time (SIGALRM).  Until the step budget is charged in proportion to work for
+** every operation (issue 25, part B), some attacks reach that bound (reductions over 2**62
+** elements of a broadcast view, for one): they are listed with the attacks slower than a
+** second, and fail the suite only when TSR_HOSTILE_STRICT=1.  Crashes (any other signal), a
+** touched working directory, an unusable state or a leak always fail.
 ** Prints "unit hostile_host: N passed, N failed".
 */
 #define _GNU_SOURCE
@@ -356,7 +361,8 @@ typedef struct {
   int inotify;
   int report;          /* the child's end of the pipe for its messages (stderr may be a file,
                           which RLIMIT_FSIZE forbids writing) */
-  int bound;           /* seconds of wall and CPU time a child may take */
+  int bound;           /* seconds of CPU time a child may take (SIGXCPU); the wall-time bound
+                          (SIGALRM) is ten times that plus ten, for a loaded machine */
   bool strict;         /* a child killed at the bound fails the suite */
   int slow_count, killed_count;
 } Host;
@@ -379,7 +385,7 @@ static void child(Host *h, const Attack *a) {
   limit(RLIMIT_FSIZE, 0, 0);          /* writing any file is SIGXFSZ */
   limit(RLIMIT_CORE, 0, 0);
   if (!UNDER_ASAN) limit(RLIMIT_AS, (rlim_t)4 << 30, (rlim_t)4 << 30);
-  alarm((unsigned)h->bound);
+  alarm((unsigned)(10 * h->bound + 10));
   tsr_Status st = tsr_eval(h->S, a->src, "<attack>", NULL);
   int rc = 0;
   if (a->kind) {
@@ -545,7 +551,7 @@ int main(void) {
     return 1;
   }
   const char *bound_s = getenv("TSR_HOSTILE_BOUND"), *strict_s = getenv("TSR_HOSTILE_STRICT");
-  h.bound = bound_s && atoi(bound_s) > 0 ? atoi(bound_s) : 5;
+  h.bound = bound_s && atoi(bound_s) > 0 ? atoi(bound_s) : 1;
   h.strict = strict_s && *strict_s == '1';
   h.S = open_sandboxed();
   CHECK(h.S != NULL);
@@ -560,7 +566,7 @@ int main(void) {
   close(h.inotify);
   CHECK(count_entries(h.dir) == 2);
   fprintf(stderr, "hostile_host: %d attacks of %d (%d hand-written) in %.1f s, %d slower than "
-          "%.0f s, %d killed at the %d s bound%s\n", ran, nattacks, nfixed, now() - t0,
+          "%.0f s, %d killed at the bound of %d s of CPU time%s\n", ran, nattacks, nfixed, now() - t0,
           h.slow_count, SLOW, h.killed_count, h.bound, h.strict ? " (strict: failures)" : "");
   tsr_close(h.S);
   char path[128];

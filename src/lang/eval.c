@@ -412,9 +412,11 @@ static int seq_repeat(Interp *I, Value s, int64_t k, Value *out) {
   if (s.type == V_STR) {
     Str *str = as_str(s);
     if (str->len == 0 || k == 0) { *out = value_str(I, "", 0); return out->type == V_UNDEF ? -1 : 0; }
-    if (str->len > (size_t)(INT64_MAX / 2) / (size_t)k) return ERR_MEMORY(&I->ctx, "string too long");
+    int64_t bytes;   /* Python's limit: the length must fit in a Py_ssize_t */
+    if (size_mul((int64_t)str->len, k, &bytes))
+      return ERR_OVERFLOW(&I->ctx, "repeated string is too long");
     /* the whole size at once: too much for the memory cap fails here, before any copying */
-    size_t total = str->len * (size_t)k;
+    size_t total = (size_t)bytes;
     char *p = ctx_malloc(&I->ctx, total);
     if (!p) return -1;
     for (int64_t i = 0; i < k; i++) memcpy(p + (size_t)i * str->len, str->s, str->len);

@@ -223,6 +223,18 @@ static void add_fixed_attacks(void) {
     "x = einsum(','.join(['i'] * 200), *([ones(2)] * 200))",
     "def f(n):\n    return f(n + 1)\nf(0)", "x = []\nfor i in range(10**6):\n    x = [x]\ns = repr(x)",
     "while True:\n    pass", "x = 0\nfor i in range(" MIN64 ", " MAX64 "):\n    x = i",
+    "a = broadcast_to(int8(1), (2**62, 1))\nb = broadcast_to(int8(1), (1, 2**62))\nx = a + b",
+    "a = broadcast_to(int8(1), (2**62, 1))\nb = broadcast_to(int8(1), (1, 2**62))\nx = a == b",
+    "a = broadcast_to(int8(1), (2**62, 1))\nb = broadcast_to(int8(1), (1, 2**62))\nx = where(a > 0, a, b)",
+    "a = broadcast_to(int8(1), (2**62, 1))\nb = broadcast_to(int8(1), (1, 2**62))\nx = maximum(a, b, out=zeros((2, 2), int8))",
+    "a = broadcast_to(int8(1), (2**62, 1))\nb = broadcast_to(int8(1), (1, 2**62))\nx = broadcast_arrays(a, b)",
+    "a = broadcast_to(int8(1), (2**62,))\nx = einsum('i,j->ij', a, a)",
+    "a = broadcast_to(int8(1), (2**62,))\nx = einsum('i,j->', a, a)", "a = broadcast_to(int8(1), (2**62,))\nx = outer(a, a)",
+    "a = broadcast_to(int8(1), (2**62,))\nx = add.outer(a, a)", "a = broadcast_to(int8(1), (2**62,))\nx = a[:, None] * a[None, :]",
+    "a = broadcast_to(int8(1), (2**62,))\nx = a[None, :, None, None] * a[:, None, None, None]",
+    "a = broadcast_to(int8(1), (2**62,))\nx = a[:, None] @ a[None, :]", "a = broadcast_to(int8(1), (2**62,))\nx = dot(a, a)",
+    "a = broadcast_to(int8(1), (2**62,))\nx = kron(a, a)", "a = broadcast_to(int8(1), (2**62,))\nx = meshgrid(a, a)",
+    "a = broadcast_to(int8(1), (2**62,))\nx = tensordot(a, a, 0)",
     "x = [i for i in range(10**9)]", "x = sum(range(10**9))", "x = ones(10**7)\nfor i in range(100):\n    x = x + 1",
   };
   for (size_t i = 0; i < sizeof misc / sizeof misc[0]; i++) add_attack(NULL, NULL, "%s\n", misc[i]);

@@ -21,7 +21,8 @@
 ** every operation (issue 25, part B), some attacks reach that bound (reductions over 2**62
 ** elements of a broadcast view, for one): they are listed with the attacks slower than a
 ** second, and fail the suite only when TSR_HOSTILE_STRICT=1.  Crashes (any other signal), a
-** touched working directory, an unusable state or a leak always fail.
+** touched working directory, an unusable state or a leak always fail.  TSR_HOSTILE_LIST=1
+** prints the corpus instead of running it.
 ** Prints "unit hostile_host: N passed, N failed".
 */
 #define _GNU_SOURCE
@@ -560,6 +561,10 @@ int main(void) {
   add_fixed_attacks();
   int nfixed = nattacks;
   add_generated_attacks();
+  if (getenv("TSR_HOSTILE_LIST")) {   /* the corpus, one attack per paragraph, for reading */
+    for (int i = 0; i < nattacks; i++) printf("%s\n", attacks[i].src);
+    return 0;
+  }
   const char *all = getenv("TSR_HOSTILE_ALL"), *shard_s = getenv("TSR_HOSTILE_SHARD");
   int shard = shard_s ? atoi(shard_s) % 3 : 0;
 

@@ -287,6 +287,7 @@ void buf_free(Buf *b) {
 
 static bool buf_reserve(Buf *b, size_t extra) {
   if (b->failed) return false;
+  if (extra > SIZE_MAX / 2 - b->n - 1) { b->failed = true; oom(b->ctx, extra); return false; }
   if (b->n + extra + 1 <= b->cap) return true;
   size_t cap = b->cap ? b->cap : 64;
   while (cap < b->n + extra + 1) {
@@ -307,6 +308,13 @@ void buf_putn(Buf *b, const char *s, size_t n) {
 }
 
 void buf_puts(Buf *b, const char *s) { buf_putn(b, s, strlen(s)); }
+
+void buf_fill(Buf *b, char ch, size_t n) {
+  if (!buf_reserve(b, n)) return;
+  memset(b->p + b->n, ch, n);
+  b->n += n;
+  b->p[b->n] = 0;
+}
 
 void buf_putc(Buf *b, char ch) { buf_putn(b, &ch, 1); }
 

@@ -255,6 +255,8 @@ RT_HIDDEN void buf_free(Buf *b);
 RT_HIDDEN void buf_putn(Buf *b, const char *s, size_t n);
 RT_HIDDEN void buf_puts(Buf *b, const char *s);
 RT_HIDDEN void buf_putc(Buf *b, char ch);
+/* n copies of ch, the room taken at once (a width of 2**62 is one MemoryError, not a loop). */
+RT_HIDDEN void buf_fill(Buf *b, char ch, size_t n);
 RT_HIDDEN void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The NUL-terminated contents ("" when empty); owned by b. */
 RT_HIDDEN const char *buf_str(Buf *b);

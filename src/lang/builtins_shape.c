@@ -195,7 +195,7 @@ static int bi_tile(Interp *I, const Args *a, Value *out) {
     int64_t rep = ri >= 0 ? reps[ri] : 1;
     shape[2 * i] = rep; strides[2 * i] = 0;
     shape[2 * i + 1] = dim; strides[2 * i + 1] = st;
-    out_shape[i] = rep * dim;
+    if (size_mul(rep, dim, &out_shape[i])) { err_too_big(c); goto done; }
   }
   Tensor *v = tensor_view(t, 2 * nd, shape, strides, t->offset);
   if (!v) goto done;

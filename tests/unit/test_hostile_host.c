@@ -166,6 +166,17 @@ static void add_fixed_attacks(void) {
   add_attack("ValueError", "dimensions are too large", "import numpy as np\nnp.unravel_index(0, (2**62, 2**62))\n");
   add_attack("ValueError", "invalid dims", "import numpy as np\nnp.ravel_multi_index((0, 0), (2**62, 2**62))\n");
   add_attack("OverflowError", "repeated string is too long", "s = 'ab' * 2**62\n");
+  /* signed overflow (UBSan) in shape arithmetic before any check */
+  add_attack("ValueError", TOO_BIG, "x = tile(arange(6.0).reshape(2, 3), 2**62)\n");
+  add_attack("ValueError", TOO_BIG, "x = kron(arange(6.0).reshape(2, 3), broadcast_to(int8(1), (2**62,)))\n");
+  add_attack("ValueError", TOO_BIG, "x = random.choice(arange(6.0), size=(2**62, 2**62))\n");
+  add_attack("ValueError", TOO_BIG, "x = zeros((3, 3))[broadcast_to(int8(0), (2**62, 1)), "
+             "broadcast_to(int8(0), (1, 2**62))]\n");
+  add_attack("", NULL, "x = around(arange(6.0), " MIN64 ")\n");
+  add_attack("ValueError", "width too big", "s = '%99999999999999999999d' % 1\n");
+  add_attack("ValueError", "width too big", "s = '%*d' % (" MIN64 ", 1)\n");
+  add_attack("MemoryError", NULL, "s = '%*d' % (2**62, 1)\n");
+  add_attack("", NULL, "import random\nx = random.randrange(0, " MAX64 ", 2**62)\n");
   /* files: in a sandboxed state the file builtins do not exist */
   static const char *const files[] = {
     "open('canary.txt')", "load('canary.txt')", "loadtxt('canary.txt')", "load_idx('canary.txt')",
@@ -460,13 +471,14 @@ static void run_attack(Host *h, const Attack *a) {
   if (pid == 0) {
     close(fds[0]);
     h->report = fds[1];
+    dup2(fds[1], 2);   /* the sanitizers' reports too (a pipe holds 64 KiB: enough for one) */
     child(h, a);
   }
   close(fds[1]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
   double secs = now() - t0;
-  char said[2048];
+  char said[8192];
   ssize_t n = read(fds[0], said, sizeof said - 1);
   said[n > 0 ? n : 0] = 0;
   close(fds[0]);

@@ -173,9 +173,9 @@ static void add_fixed_attacks(void) {
   add_attack("ValueError", TOO_BIG, "x = zeros((3, 3))[broadcast_to(int8(0), (2**62, 1)), "
              "broadcast_to(int8(0), (1, 2**62))]\n");
   add_attack("", NULL, "x = around(arange(6.0), " MIN64 ")\n");
-  add_attack("ValueError", "width too big", "s = '%99999999999999999999d' % 1\n");
-  add_attack("ValueError", "width too big", "s = '%*d' % (" MIN64 ", 1)\n");
-  add_attack("MemoryError", NULL, "s = '%*d' % (2**62, 1)\n");
+  add_attack("ValueError", "width too big", "%s", "s = '%99999999999999999999d' % 1\n");
+  add_attack("ValueError", "width too big", "%s", "s = '%*d' % (" MIN64 ", 1)\n");
+  add_attack("MemoryError", NULL, "%s", "s = '%*d' % (2**62, 1)\n");
   add_attack("", NULL, "import random\nx = random.randrange(0, " MAX64 ", 2**62)\n");
   /* files: in a sandboxed state the file builtins do not exist */
   static const char *const files[] = {

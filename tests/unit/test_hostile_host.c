@@ -178,6 +178,10 @@ static void add_fixed_attacks(void) {
   add_attack("ValueError", "width too big", "%s", "s = '%*d' % (" MIN64 ", 1)\n");
   add_attack("MemoryError", NULL, "%s", "s = '%*d' % (2**62, 1)\n");
   add_attack("", NULL, "import random\nx = random.randrange(0, " MAX64 ", 2**62)\n");
+  add_attack("MemoryError", NULL, "s = 'a'.center(2**62)\n");
+  add_attack("MemoryError", NULL, "s = 'a'.rjust(" MAX64 ", 'x')\n");
+  add_attack("MemoryError", NULL, "s = '-1'.zfill(2**62)\n");
+  add_attack("OverflowError", NULL, "s = 'a\\tb'.expandtabs(2**62)\n");
   /* files: in a sandboxed state the file builtins do not exist */
   static const char *const files[] = {
     "open('canary.txt')", "load('canary.txt')", "loadtxt('canary.txt')", "load_idx('canary.txt')",

@@ -178,6 +178,7 @@ static void add_fixed_attacks(void) {
   add_attack("ValueError", "width too big", "%s", "s = '%*d' % (" MIN64 ", 1)\n");
   add_attack("MemoryError", NULL, "%s", "s = '%*d' % (2**62, 1)\n");
   add_attack("", NULL, "import random\nx = random.randrange(0, " MAX64 ", 2**62)\n");
+  add_attack("ValueError", TOO_BIG, "x = histogram(arange(6.0), bins=" MAX64 ")\n");
   add_attack("MemoryError", NULL, "s = 'a'.center(2**62)\n");
   add_attack("MemoryError", NULL, "s = 'a'.rjust(" MAX64 ", 'x')\n");
   add_attack("MemoryError", NULL, "s = '-1'.zfill(2**62)\n");

@@ -113,7 +113,11 @@ TSR_API const char *tsr_error_message(const tsr_State *S);
    when its last reference goes (release may be NULL); with TSR_COPY, release is called before
    tsr_tensor_wrap returns.  TSR_READONLY forbids writes.  Returns a new reference, or NULL on
    error (see tsr_last_error); after a failure release is not called and the buffer is still
-   entirely the caller's. */
+   entirely the caller's.  Every argument is validated before use (TSR_ERR_VALUE naming it):
+   an unknown dtype, ndim outside 0..32, a NULL shape with ndim > 0, negative dims, a shape
+   whose bytes pass 2**63 - 1, NULL data with nbytes > 0 or elements, data not aligned to the
+   itemsize, a buffer that wraps around the address space, strides that are not multiples of
+   the itemsize or whose extent overflows or leaves nbytes. */
 TSR_API tsr_Tensor *tsr_tensor_wrap(tsr_State *S, tsr_DType dtype, int ndim, const int64_t *shape,
                                     const int64_t *strides, void *data, size_t nbytes,
                                     unsigned flags, void (*release)(void *ud, void *data),

@@ -690,7 +690,10 @@ Tensor *concat_tensors(Interp *I, Tensor *const *ts, int64_t n, int axis, int dt
         return NULL;
       }
     }
-    shape[axis] += t->shape[axis];
+    if (size_add(shape[axis], t->shape[axis], &shape[axis])) {
+      err_too_big(c);
+      return NULL;
+    }
     if (k > 0) rdt = dtype_promote(rdt, t->dtype);
   }
   Tensor *r = tensor_empty(c, dt >= 0 ? (DType)dt : rdt, nd, shape);

@@ -407,7 +407,9 @@ static Tensor *around_tensor(Interp *I, Tensor *x, int64_t decimals) {
   if (decimals == 0) return ufunc_unary(c, UF_RINT, x, NULL);
   BinaryUfunc op1 = decimals >= 0 ? UF_MULTIPLY : UF_TRUE_DIVIDE;
   BinaryUfunc op2 = decimals >= 0 ? UF_TRUE_DIVIDE : UF_MULTIPLY;
-  Tensor *f = value_to_tensor(I, v_float(power_of_ten(decimals < 0 ? -decimals : decimals)), -1);
+  /* power_of_ten stops at 400 anyway: clamp first, so that -decimals cannot overflow */
+  int64_t mag = decimals < -400 ? 400 : decimals < 0 ? -decimals : decimals;
+  Tensor *f = value_to_tensor(I, v_float(power_of_ten(mag)), -1);
   Tensor *r = NULL, *step = NULL;
   if (!f) return NULL;
   if (!(r = ufunc_binary(c, op1, x, f, NULL))) goto fail;

@@ -1029,8 +1029,11 @@ static int bi_choice(Interp *I, const Args *a, Value *out) {
   if (get_bool(I, s[2], true, &replace) || get_size(I, s[1], &has_size, &nd, shape)) return -1;
   Tensor *arr = arg_tensor(I, s[0]);
   if (!arr) return -1;
-  int64_t pop_size, size = 1;
-  for (int i = 0; i < nd; i++) size *= shape[i];
+  int64_t pop_size, size;
+  if (shape_count(nd, shape, sizeof(int64_t), &size) < 0) {   /* before any draw */
+    tensor_release(arr);
+    return err_too_big(c);
+  }
   bool from_int = arr->ndim == 0;
   Tensor *p = NULL, *idx = NULL, *r = NULL;
   int rc = -1;

@@ -519,11 +519,13 @@ static int bi_histogram(Interp *I, const Args *a, Value *out) {
     if (outer_edges(I, x, s[2], &first, &last)) goto fail;
     if (est >= 0 && estimate_bins(c, est, x, first, last, &nbins)) goto fail;
     DType edt = dtype_is_float(raw->dtype) ? raw->dtype : TSR_FLOAT64;
-    if (!(edges = create_linspace(c, first, last, nbins + 1, true, edt)) ||
+    int64_t nedges;
+    if (size_add(nbins, 1, &nedges)) { err_too_big(c); goto fail; }
+    if (!(edges = create_linspace(c, first, last, nedges, true, edt)) ||
         !(ef = as_f64(c, edges)))
       goto fail;
     if (!(acc = tensor_zeros(c, wf ? TSR_FLOAT64 : TSR_INT64, 1, &nbins))) goto fail;
-    if (wf && !(scratch = ctx_calloc(c, sizeof(double) * (size_t)nbins))) goto fail;
+    if (wf && !(scratch = ctx_calloc_n(c, nbins, sizeof(double)))) goto fail;
     count_uniform((const double *)tensor_data(x), wf ? (const double *)tensor_data(wf) : NULL,
                   n, first, last, (const double *)tensor_data(ef), nbins, raw->dtype, ntype,
                   (int64_t *)tensor_data(acc), (double *)tensor_data(acc), scratch);

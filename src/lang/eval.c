@@ -414,9 +414,11 @@ static int seq_repeat(Interp *I, Value s, int64_t k, Value *out) {
   if (s.type == V_STR) {
     Str *str = as_str(s);
     if (str->len == 0 || k == 0) { *out = value_str(I, "", 0); return out->type == V_UNDEF ? -1 : 0; }
-    if (str->len > (size_t)(INT64_MAX / 2) / (size_t)k) return ERR_MEMORY(&I->ctx, "string too long");
+    int64_t bytes;   /* Python's limit: the length must fit in a Py_ssize_t */
+    if (size_mul((int64_t)str->len, k, &bytes))
+      return ERR_OVERFLOW(&I->ctx, "repeated string is too long");
     /* the whole size at once: too much for the memory cap fails here, before any copying */
-    size_t total = str->len * (size_t)k;
+    size_t total = (size_t)bytes;
     char *p = ctx_malloc(&I->ctx, total);
     if (!p) return -1;
     /* charged per block of copies: the bytes, and 32 bytes' worth for each copy */
@@ -564,7 +566,8 @@ static int contains(Interp *I, Value container, Value item, bool *r) {
     if (item.type != V_INT && item.type != V_BOOL) { *r = false; return 0; }
     x = as_i(item);
     bool in = g->step > 0 ? (x >= g->start && x < g->stop) : (x <= g->start && x > g->stop);
-    *r = in && ((x - g->start) % g->step == 0);
+    uint64_t dist = g->step > 0 ? (uint64_t)x - (uint64_t)g->start : (uint64_t)g->start - (uint64_t)x;
+    *r = in && dist % (g->step > 0 ? (uint64_t)g->step : (uint64_t)0 - (uint64_t)g->step) == 0;
     return 0;
   }
   case V_TENSOR: {
@@ -1088,12 +1091,19 @@ static int subscript_get(Interp *I, Value obj, Value idx, Value *out) {
     return 0;
   }
   case V_RANGE: {
+    /* the length may pass INT64_MAX (range(-2**63, 2**63 - 1)): index in uint64 */
     Range *r = (Range *)obj.o;
-    int64_t len = r->step > 0 ? (r->stop > r->start ? (r->stop - r->start + r->step - 1) / r->step : 0)
-                              : (r->start > r->stop ? (r->start - r->stop - r->step - 1) / -r->step : 0);
+    uint64_t len = progression_count(r->start, r->stop, r->step), u;
     int64_t i;
-    if (norm_seq_index(I, obj, idx, len, &i) < 0) return -1;
-    *out = v_int(r->start + i * r->step);
+    if (value_to_int(I, idx, &i) < 0) {
+      ctx_clear(&I->ctx);
+      return ERR_TYPE(&I->ctx, "range indices must be integers or slices, not %s",
+                      value_type_name(idx));
+    }
+    u = i >= 0 ? (uint64_t)i : len - ((uint64_t)0 - (uint64_t)i);
+    if (i >= 0 ? u >= len : (uint64_t)0 - (uint64_t)i > len)
+      return ERR_INDEX(&I->ctx, "range object index out of range");
+    *out = v_int(progression_item(r->start, r->step, u));
     return 0;
   }
   case V_NAMESPACE:
@@ -1652,8 +1662,8 @@ static int iter_len(Interp *I, Value v, int64_t *len) {
     *len = v.t->shape[0]; return 0;
   case V_RANGE: {
     Range *r = (Range *)v.o;
-    *len = r->step > 0 ? (r->stop > r->start ? (r->stop - r->start + r->step - 1) / r->step : 0)
-                       : (r->start > r->stop ? (r->start - r->stop - r->step - 1) / -r->step : 0);
+    uint64_t n = progression_count(r->start, r->stop, r->step);
+    *len = n > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)n;   /* the budget ends it first */
     return 0;
   }
   default:
@@ -1664,7 +1674,11 @@ static int iter_len(Interp *I, Value v, int64_t *len) {
 /* Item i of an iterable (new reference). */
 static int iter_item(Interp *I, Value v, int64_t i, Value *out) {
   switch (v.type) {
-  case V_RANGE: { Range *r = (Range *)v.o; *out = v_int(r->start + i * r->step); return 0; }
+  case V_RANGE: {
+    Range *r = (Range *)v.o;
+    *out = v_int(progression_item(r->start, r->step, (uint64_t)i));
+    return 0;
+  }
   case V_LIST: case V_TUPLE: *out = value_retain(as_list(v)->items[i]); return 0;
   case V_STR: return str_item(I, v, i, out);
   case V_TENSOR: {

@@ -579,6 +579,20 @@ static int affix_remove(Interp *I, const Args *a, bool suffix, Value *out) {
 static int str_removeprefix(Interp *I, const Args *a, Value *out) { return affix_remove(I, a, false, out); }
 static int str_removesuffix(Interp *I, const Args *a, Value *out) { return affix_remove(I, a, true, out); }
 
+/* count copies of the fill character fill (fl bytes of UTF-8): the room taken at once, so that
+   a width of 2**62 is one MemoryError instead of a loop that outlives the memory. */
+static void put_fill(Buf *b, const char *fill, size_t fl, int64_t count) {
+  size_t bytes, at = b->n;
+  if (!size_bytes(count, fl, &bytes)) {
+    if (!b->failed) ERR_MEMORY(b->ctx, "Unable to allocate %lld characters", (long long)count);
+    b->failed = true;
+    return;
+  }
+  buf_fill(b, fill[0], bytes);
+  if (!b->failed && fl > 1)
+    for (size_t k = 0; k < bytes; k += fl) memcpy(b->p + at + k, fill, fl);
+}
+
 /* center / ljust / rjust(width, fillchar=' ') */
 static int justify(Interp *I, const Args *a, const char *name, char how, Value *out) {
   Value s[2];
@@ -599,9 +613,9 @@ static int justify(Interp *I, const Args *a, const char *name, char how, Value *
   if (how == '^' && (total & 1) && (width & 1)) left++;   /* CPython's centering */
   Buf b;
   buf_init(&b, interp_ctx(I));
-  for (int64_t k = 0; k < left; k++) buf_putn(&b, fill, fl);
+  put_fill(&b, fill, fl, left);
   buf_putn(&b, self->s, self->len);
-  for (int64_t k = left; k < total; k++) buf_putn(&b, fill, fl);
+  put_fill(&b, fill, fl, total - left);
   return new_str(I, &b, out);
 }
 static int str_center(Interp *I, const Args *a, Value *out) { return justify(I, a, "center", '^', out); }
@@ -619,7 +633,7 @@ static int str_zfill(Interp *I, const Args *a, Value *out) {
   buf_init(&b, interp_ctx(I));
   size_t lead = self->len && (self->s[0] == '+' || self->s[0] == '-');
   buf_putn(&b, self->s, lead);
-  for (int64_t k = n; k < width; k++) buf_putc(&b, '0');
+  put_fill(&b, "0", 1, width - n);
   buf_putn(&b, self->s + lead, self->len - lead);
   return new_str(I, &b, out);
 }
@@ -630,6 +644,8 @@ static int str_expandtabs(Interp *I, const Args *a, Value *out) {
   int64_t tab = 8, col = 0;
   if (args_parse(I, a, "expandtabs", "tabsize=", s)) return -1;
   if (s[0].type != V_UNDEF && value_to_int(I, s[0], &tab)) return -1;
+  if (tab > INT32_MAX || tab < INT32_MIN)   /* CPython's tabsize is a C int */
+    return ERR_OVERFLOW(interp_ctx(I), "Python int too large to convert to C int");
   Buf b;
   buf_init(&b, interp_ctx(I));
   size_t i = 0;
@@ -637,7 +653,7 @@ static int str_expandtabs(Interp *I, const Args *a, Value *out) {
     size_t k = i;
     uint32_t c = utf8_next(self->s, self->len, &k);
     if (c == '\t') {
-      if (tab > 0) { int64_t sp = tab - col % tab; for (int64_t q = 0; q < sp; q++) buf_putc(&b, ' '); col += sp; }
+      if (tab > 0) { int64_t sp = tab - col % tab; put_fill(&b, " ", 1, sp); col += sp; }
     } else {
       buf_putn(&b, self->s + i, k - i);
       col = c == '\n' || c == '\r' ? 0 : col + 1;

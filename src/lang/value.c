@@ -239,7 +239,7 @@ static Value seq_new(Interp *I, VType type, int64_t n) {
   List *l = obj_new(I, type, sizeof(List));
   if (!l) return v_undef();
   int64_t cap = n < 4 ? 4 : n;
-  l->items = ctx_malloc(&I->ctx, (size_t)cap * sizeof(Value));
+  l->items = ctx_malloc_n(&I->ctx, cap, sizeof(Value));
   if (!l->items) { ctx_free(&I->ctx, l, sizeof(List)); return v_undef(); }
   l->cap = cap; l->n = n;
   for (int64_t i = 0; i < n; i++) l->items[i] = v_none();
@@ -253,9 +253,9 @@ Value value_tuple(Interp *I, int64_t n) { return seq_new(I, V_TUPLE, n); }
 int list_append(Interp *I, Value list, Value item) {
   List *l = as_list(list);
   if (l->n == l->cap) {
-    int64_t ncap = l->cap * 2;
-    Value *p = ctx_realloc(&I->ctx, l->items, (size_t)l->cap * sizeof(Value),
-                           (size_t)ncap * sizeof(Value));
+    int64_t ncap;
+    if (size_mul(l->cap, 2, &ncap)) ncap = -1;   /* ctx_realloc_n's MemoryError */
+    Value *p = ctx_realloc_n(&I->ctx, l->items, l->cap, ncap, sizeof(Value));
     if (!p) { value_decref(item); return -1; }
     l->items = p; l->cap = ncap;
   }

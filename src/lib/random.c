@@ -122,11 +122,6 @@ static int arg_int(Interp *I, Value v, const char *what, int64_t *out) {
   return value_to_int(I, v, out);
 }
 
-static int64_t floordiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-
 static int randrange(Interp *I, Value start_v, Value stop_v, Value step_v, Value *out) {
   int64_t start, stop, step = 1, width;
   if (arg_int(I, start_v, "arg 1", &start)) return -1;
@@ -145,9 +140,10 @@ static int randrange(Interp *I, Value start_v, Value stop_v, Value step_v, Value
                       (long long)stop, (long long)width);
   }
   if (step == 0) return IERR_VALUE(I, "zero step for randrange()");
-  int64_t n = step > 0 ? floordiv(width + step - 1, step) : floordiv(width + step + 1, step);
-  if (n <= 0) return IERR_VALUE(I, "empty range for randrange()");
-  *out = v_int(start + step * (int64_t)randbelow(I, (uint64_t)n));
+  /* Python's ceiling division, without the overflow of width + step - 1 */
+  uint64_t n = progression_count(start, stop, step);
+  if (n == 0) return IERR_VALUE(I, "empty range for randrange()");
+  *out = v_int(progression_item(start, step, randbelow(I, n)));
   return 0;
 }
 

@@ -272,8 +272,8 @@ static int adv_prepare(Ctx *c, Plan *p, AdvGeom *g, const Tensor *target) {
       return -1;
     }
   }
-  g->bsize = 1;
-  for (int i = 0; i < g->bnd; i++) g->bsize *= g->bshape[i];
+  /* index arrays broadcast to a shape with too many elements (two 2**62-element views) */
+  if (shape_count(g->bnd, g->bshape, 1, &g->bsize) < 0) return err_too_big(c);
 
   for (int k = 0; k < p->nadv; k++) {
     AdvIndex *a = &p->adv[k];

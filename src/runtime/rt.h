@@ -162,6 +162,48 @@ RT_HIDDEN void ctx_free(Ctx *c, void *p, size_t n);
 RT_HIDDEN void *ctx_alloc_aligned(Ctx *c, size_t n);
 RT_HIDDEN void ctx_free_aligned(Ctx *c, void *p, size_t n);
 
+/* Checked size arithmetic.  Every count that becomes a size goes through these (element and
+   byte counts, list capacities, sums of lengths, repeat totals, cut counts, pad widths, `k`
+   offsets, range lengths), so that an impossible size is an error before any allocation and
+   never a wrapped value.  size_add / size_sub / size_mul store a op b in *r and return true
+   when the exact result does not fit in int64_t (*r is then meaningless). */
+static inline bool size_add(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
+static inline bool size_sub(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }
+static inline bool size_mul(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
+/* The bytes of n items of `size` bytes each in *bytes; false when n < 0 or n * size passes
+   INT64_MAX (NumPy's limit for any buffer, well beyond what an allocator can give). */
+static inline bool size_bytes(int64_t n, size_t size, size_t *bytes) {
+  int64_t b;
+  if (n < 0 || size > (size_t)INT64_MAX || __builtin_mul_overflow(n, (int64_t)size, &b)) return false;
+  *bytes = (size_t)b;
+  return true;
+}
+/* The number of items of the progression start, start + step, ... before stop (step != 0),
+   Python's range() and numpy.arange over int64: up to 2**64 - 1, so exact in uint64_t. */
+static inline uint64_t progression_count(int64_t start, int64_t stop, int64_t step) {
+  if (step > 0 && start < stop) return ((uint64_t)stop - (uint64_t)start - 1) / (uint64_t)step + 1;
+  if (step < 0 && start > stop)
+    return ((uint64_t)start - (uint64_t)stop - 1) / ((uint64_t)0 - (uint64_t)step) + 1;
+  return 0;
+}
+/* Item i (< progression_count) of that progression: exact, since it lies in [start, stop). */
+static inline int64_t progression_item(int64_t start, int64_t step, uint64_t i) {
+  return (int64_t)((uint64_t)start + i * (uint64_t)step);
+}
+/* The element count of a shape as NumPy checks it: the product of the nonzero dims must fit,
+   with the itemsize, in int64_t ((0, 2**62, 2**62) is refused too); *count is 0 when a dim is
+   0.  0, or -1 (no error recorded) when a dim is negative or the product overflows. */
+RT_HIDDEN int shape_count(int ndim, const int64_t *shape, size_t itemsize, int64_t *count);
+/* Records NumPy's ValueError for such a shape: "array is too big; `arr.size *
+   arr.dtype.itemsize` is larger than the maximum possible size."; returns -1. */
+RT_HIDDEN int err_too_big(Ctx *c);
+/* ctx_malloc / ctx_calloc / ctx_realloc / ctx_free for arrays of n items of `size` bytes:
+   n < 0 or a byte count past INT64_MAX is a MemoryError (nothing allocated). */
+RT_HIDDEN void *ctx_malloc_n(Ctx *c, int64_t n, size_t size);
+RT_HIDDEN void *ctx_calloc_n(Ctx *c, int64_t n, size_t size);
+RT_HIDDEN void *ctx_realloc_n(Ctx *c, void *p, int64_t old_n, int64_t new_n, size_t size);
+RT_HIDDEN void ctx_free_n(Ctx *c, void *p, int64_t n, size_t size);
+
 /* Records an error (status, kind such as "ValueError", printf-style message); returns -1 so
    that `return ctx_err(...)` works in int-returning functions.  The first error wins until
    ctx_clear. */
@@ -239,6 +281,8 @@ RT_HIDDEN void buf_free(Buf *b);
 RT_HIDDEN void buf_putn(Buf *b, const char *s, size_t n);
 RT_HIDDEN void buf_puts(Buf *b, const char *s);
 RT_HIDDEN void buf_putc(Buf *b, char ch);
+/* n copies of ch, the room taken at once (a width of 2**62 is one MemoryError, not a loop). */
+RT_HIDDEN void buf_fill(Buf *b, char ch, size_t n);
 RT_HIDDEN void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The NUL-terminated contents ("" when empty); owned by b. */
 RT_HIDDEN const char *buf_str(Buf *b);

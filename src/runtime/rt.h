@@ -396,6 +396,15 @@ RT_HIDDEN Tensor *tensor_partition(Ctx *c, Tensor *t, const int64_t *kth, int nk
 RT_HIDDEN void partition_lane(DType dt, char *lane, int64_t n, const int64_t *kth, int nkth);
 /* numpy.ravel: a view if contiguous, else a copy. */
 RT_HIDDEN Tensor *tensor_ravel(Ctx *c, Tensor *t);
+/* The axes of t in memory order, outermost first, as NumPy's iterator orders them for
+   order='K' without flipping negative strides: by decreasing |stride| (a stable insertion
+   sort from the innermost axis; an axis of size 1 or stride 0 compares with nothing, so it
+   keeps its C place).  Fills axes[0..t->ndim). */
+RT_HIDDEN void tensor_memory_order(const Tensor *t, int *axes);
+/* numpy.ravel(t, order) for order 'C', 'F', 'A' (Fortran order when t is Fortran- but not
+   C-contiguous) or 'K' (memory order, tensor_memory_order): a 1-d view when the elements
+   lie evenly in that order, else a C-contiguous copy.  New reference. */
+RT_HIDDEN Tensor *tensor_ravel_order(Ctx *c, Tensor *t, char order);
 /* Normalises axis in [-ndim, ndim) to [0, ndim); else AxisError
    "axis 2 is out of bounds for array of dimension 2" and -1. */
 RT_HIDDEN int axis_normalize(Ctx *c, int axis, int ndim, int *out);

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
 #endif
@@ -650,6 +651,38 @@ Tensor *tensor_ravel(Ctx *c, Tensor *t) {
   int64_t one = 1;
   Tensor *r = tensor_view(cp, 1, &n, &one, cp->offset);
   tensor_release(cp);
+  return r;
+}
+
+void tensor_memory_order(const Tensor *t, int *axes) {
+  /* sorted from the innermost axis outwards: inner[k] is the k-th innermost axis */
+  int inner[TSR_MAXDIMS], n = t->ndim;
+  for (int k = 0; k < n; k++) inner[k] = n - 1 - k;
+  for (int k = 1; k < n; k++) {
+    int ax = inner[k], pos = k;
+    int64_t s0 = t->shape[ax] == 1 ? 0 : llabs(t->strides[ax]);
+    for (int j = k - 1; j >= 0; j--) {
+      int64_t s1 = t->shape[inner[j]] == 1 ? 0 : llabs(t->strides[inner[j]]);
+      if (s0 == 0 || s1 == 0) continue;
+      if (s1 <= s0) break;
+      pos = j;
+    }
+    memmove(&inner[pos + 1], &inner[pos], (size_t)(k - pos) * sizeof(int));
+    inner[pos] = ax;
+  }
+  for (int k = 0; k < n; k++) axes[k] = inner[n - 1 - k];
+}
+
+Tensor *tensor_ravel_order(Ctx *c, Tensor *t, char order) {
+  if (order == 'A') order = tensor_is_f_contiguous(t) && !tensor_is_contiguous(t) ? 'F' : 'C';
+  if (order == 'C') return tensor_ravel(c, t);
+  int axes[TSR_MAXDIMS];
+  if (order == 'K') tensor_memory_order(t, axes);
+  else for (int i = 0; i < t->ndim; i++) axes[i] = t->ndim - 1 - i;
+  Tensor *p = tensor_transpose(c, t, axes);
+  if (!p) return NULL;
+  Tensor *r = tensor_ravel(c, p);
+  tensor_release(p);
   return r;
 }
 

@@ -203,8 +203,8 @@ static int bi_abs(Interp *I, const Args *a, Value *out) {
   return call_unary(I, a, UF_ABSOLUTE, "absolute", out);
 }
 
-static int bi_divide(Interp *I, const Args *a, Value *out) {
-  return call_binary(I, a, UF_TRUE_DIVIDE, "divide", out);
+static int bi_true_divide(Interp *I, const Args *a, Value *out) {
+  return call_binary(I, a, UF_TRUE_DIVIDE, "true_divide", out);
 }
 static int bi_mod(Interp *I, const Args *a, Value *out) {
   return call_binary(I, a, UF_REMAINDER, "remainder", out);
@@ -544,11 +544,11 @@ static int var_common(Interp *I, const Args *a, const char *name, bool take_sqrt
   } else if (given(s[4]) && value_to_int(I, s[4], &ddof)) {
     return -1;
   }
-  Tensor *t = value_to_tensor_strong(I, s[0], dt);
+  Tensor *t = value_to_tensor_strong(I, s[0], -1);
   if (!t) return -1;
   Tensor *r = reduce_var(interp_ctx(I), t, axes, naxes, keep,
                          (int)(ddof > INT32_MAX ? INT32_MAX : ddof < INT32_MIN ? INT32_MIN : ddof),
-                         take_sqrt);
+                         take_sqrt, dt);
   tensor_release(t);
   return builtins_deliver(I, r, o, out);
 }
@@ -954,7 +954,7 @@ done:
 const Builtin builtins_math_table[] = {
   BINARY_UFUNCS(X_BINARY_ENTRY)
   UNARY_UFUNCS(X_UNARY_ENTRY)
-  {NULL, "divide", bi_divide, "divide" BINARY_SIG DOC_TRUE_DIVIDE},
+  {NULL, "true_divide", bi_true_divide, "true_divide" BINARY_SIG DOC_TRUE_DIVIDE},
   {NULL, "mod", bi_mod, "mod" BINARY_SIG DOC_REMAINDER},
   {NULL, "bitwise_not", bi_bitwise_not, "bitwise_not" UNARY_SIG DOC_INVERT},
   {NULL, "abs", bi_abs, "abs" UNARY_SIG DOC_ABSOLUTE

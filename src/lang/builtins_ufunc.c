@@ -15,11 +15,11 @@
 
 #include <string.h>
 
-/* The binary ufunc a builtin computes: its table name, or NumPy's aliases divide and mod.
-   -1 for any other builtin. */
+/* The binary ufunc a builtin computes: its table name, or NumPy's aliases true_divide and
+   mod.  -1 for any other builtin. */
 static int builtin_binary_ufunc(const Builtin *bi) {
   if (bi->ns) return -1;
-  if (strcmp(bi->name, "divide") == 0) return UF_TRUE_DIVIDE;
+  if (strcmp(bi->name, "true_divide") == 0) return UF_TRUE_DIVIDE;
   if (strcmp(bi->name, "mod") == 0) return UF_REMAINDER;
   for (int k = 0; k < UF_BINARY_COUNT; k++)
     if (strcmp(bi->name, binary_ufunc_names[k]) == 0) return k;

@@ -380,10 +380,7 @@ static int tensor_binop(Interp *I, int op, Value a, Value b, Tensor *inplace, Va
                  (inplace->dtype == TSR_BOOL && res != TSR_BOOL && uf != UF_BITWISE_AND &&
                   uf != UF_BITWISE_OR && uf != UF_BITWISE_XOR);
       if (bad) {
-        ctx_err(c, TSR_ERR_TYPE, "UFuncTypeError (TypeError)",
-                "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting "
-                "rule 'same_kind'", binary_ufunc_names[uf], dtype_name(res),
-                dtype_name(inplace->dtype));
+        ERR_OUTPUT_CAST(c, binary_ufunc_names[uf], dtype_name(res), dtype_name(inplace->dtype));
         goto done;
       }
     }

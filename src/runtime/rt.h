@@ -177,6 +177,15 @@ RT_HIDDEN void ctx_clear(Ctx *c);
 #define ERR_OVERFLOW(c, ...) ctx_err((c), TSR_ERR_VALUE, "OverflowError", __VA_ARGS__)
 #define ERR_IO(c, ...)     ctx_err((c), TSR_ERR_IO, "OSError", __VA_ARGS__)
 #define ERR_RUNTIME(c, ...) ctx_err((c), TSR_ERR_RUNTIME, "RuntimeError", __VA_ARGS__)
+/* NumPy's UFuncTypeError subclasses, named as a traceback names them (their __name__ is
+   "UFuncTypeError"): no loop of the ufunc for the operand types; the result of ufunc `name`
+   (dtype name `from`) not castable to the output's dtype name `to` by casting='same_kind'. */
+#define ERR_UFUNC_NO_LOOP(c, ...) \
+  ctx_err((c), TSR_ERR_TYPE, "_UFuncNoLoopError (TypeError)", __VA_ARGS__)
+#define ERR_OUTPUT_CAST(c, name, from, to)                                                    \
+  ctx_err((c), TSR_ERR_TYPE, "_UFuncOutputCastingError (TypeError)",                          \
+          "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule "   \
+          "'same_kind'", (name), (from), (to))
 
 /* Floating-point status (fperr.c).  fperr_clear clears the four flags of the calling thread;
    fperr_test returns those raised since (FPE_* bits); fperr_raise sets them (integer loops:
@@ -484,7 +493,7 @@ RT_HIDDEN int iter_run_staged(Ctx *c, int nop, Tensor *const *ops, InnerLoop loo
 */
 #define BINARY_UFUNCS(X)                                                    \
   X(ADD, "add") X(SUBTRACT, "subtract") X(MULTIPLY, "multiply")             \
-  X(TRUE_DIVIDE, "true_divide") X(FLOOR_DIVIDE, "floor_divide")             \
+  X(TRUE_DIVIDE, "divide") X(FLOOR_DIVIDE, "floor_divide")             \
   X(REMAINDER, "remainder") X(POWER, "power")                               \
   X(BITWISE_AND, "bitwise_and") X(BITWISE_OR, "bitwise_or")                 \
   X(BITWISE_XOR, "bitwise_xor") X(LEFT_SHIFT, "left_shift")                 \
@@ -559,9 +568,11 @@ typedef enum { REDUCTIONS(X_ENUM) RED_COUNT } Reduction;
 #undef X_ENUM
 RT_HIDDEN Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes,
                          bool keepdims, int dtype);
-/* numpy.var / numpy.std with ddof along axes (as reduce). */
+/* numpy.var / numpy.std with ddof along axes (as reduce), computed in dtype (-1: NumPy's
+   default, float64 for integer and bool t, else t's dtype).  std in an integer dtype is
+   _UFuncOutputCastingError when the result is an array (ndim > 0), as NumPy's sqrt(out=). */
 RT_HIDDEN Tensor *reduce_var(Ctx *c, Tensor *t, const int *axes, int naxes, bool keepdims,
-                             int ddof, bool take_sqrt);
+                             int ddof, bool take_sqrt, int dtype);
 /* numpy.cumsum / numpy.cumprod along axis (INT32_MIN = flattened). */
 RT_HIDDEN Tensor *reduce_cumulative(Ctx *c, Reduction op, Tensor *t, int axis, int dtype);
 

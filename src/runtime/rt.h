@@ -629,8 +629,13 @@ RT_HIDDEN Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32,
 RT_HIDDEN Tensor *linalg_matmul(Ctx *c, Tensor *a, Tensor *b);
 /* numpy.dot: scalars multiply, 1-d·1-d inner product, N-d·1-d, N-d·M-d sum over the last
    axis of a and the second-to-last of b.  ValueError "shapes (2,3) and (2,3) not aligned:
-   3 (dim 1) != 2 (dim 0)". */
+   3 (dim 1) != 2 (dim 0)".  Float operands of at most 2 dims of which one is a single
+   element (0-d, (1,), (1, 1)) take NumPy's BLAS scalar case: a lone result is the plain
+   product (-0.0 kept), more results are added to zeros (axpy), so -0.0 becomes 0.0. */
 RT_HIDDEN Tensor *linalg_dot(Ctx *c, Tensor *a, Tensor *b);
+/* numpy.vdot of real operands: the dot product of the flattened a and b (equal sizes, else
+   linalg_dot's ValueError), without the scalar case.  New 0-d tensor or NULL. */
+RT_HIDDEN Tensor *linalg_vdot(Ctx *c, Tensor *a, Tensor *b);
 
 /* ------------------------------------------------------------------------------------------
 ** Creation.

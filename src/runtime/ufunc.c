@@ -213,19 +213,19 @@ T_FLT(LOGADD_HELPERS, _)
 #define EXPR_MAXIMUM_B(T, UT, x, y) ((x) >= (y) ? (x) : (y))
 #define EXPR_MAXIMUM_I EXPR_MAXIMUM_B
 #define EXPR_MAXIMUM_U EXPR_MAXIMUM_B
-#define EXPR_MAXIMUM_F(T, UT, x, y) (((x) >= (y) || (x) != (x)) ? (x) : (y))
+#define EXPR_MAXIMUM_F(T, UT, x, y) (((x) > (y) || (x) != (x)) ? (x) : (y))
 #define EXPR_MINIMUM_B(T, UT, x, y) ((x) <= (y) ? (x) : (y))
 #define EXPR_MINIMUM_I EXPR_MINIMUM_B
 #define EXPR_MINIMUM_U EXPR_MINIMUM_B
-#define EXPR_MINIMUM_F(T, UT, x, y) (((x) <= (y) || (x) != (x)) ? (x) : (y))
+#define EXPR_MINIMUM_F(T, UT, x, y) (((x) < (y) || (x) != (x)) ? (x) : (y))
 #define EXPR_FMAX_B EXPR_MAXIMUM_B
 #define EXPR_FMAX_I EXPR_MAXIMUM_B
 #define EXPR_FMAX_U EXPR_MAXIMUM_B
-#define EXPR_FMAX_F(T, UT, x, y) (((x) >= (y) || (y) != (y)) ? (x) : (y))
+#define EXPR_FMAX_F(T, UT, x, y) (((x) > (y) || (y) != (y)) ? (x) : (y))
 #define EXPR_FMIN_B EXPR_MINIMUM_B
 #define EXPR_FMIN_I EXPR_MINIMUM_B
 #define EXPR_FMIN_U EXPR_MINIMUM_B
-#define EXPR_FMIN_F(T, UT, x, y) (((x) <= (y) || (y) != (y)) ? (x) : (y))
+#define EXPR_FMIN_F(T, UT, x, y) (((x) < (y) || (y) != (y)) ? (x) : (y))
 #define EXPR_ARCTAN2_F(T, UT, x, y) MF(T, atan2)(x, y)
 #define EXPR_HYPOT_F(T, UT, x, y) MF(T, hypot)(x, y)
 #define EXPR_COPYSIGN_F(T, UT, x, y) MF(T, copysign)(x, y)

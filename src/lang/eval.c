@@ -1362,16 +1362,31 @@ static int call_dtype(Interp *I, DType dt, const Args *a, Value *out) {
   return value_mark_ndarray(I, "dtype", dtype_name(dt), a->pos[0], out);
 }
 
+/* Is the result of builtin bi the array passed as its out= (by keyword, or positionally after
+   the first argument)?  NumPy returns that array itself, so it stays a 0-d array; but for
+   dot, whose result NumPy hands back as a scalar (PyArray_Return). */
+static bool returns_out(const Builtin *bi, const Args *a, Value out) {
+  if (out.type != V_TENSOR || !out.t->ndarray || strcmp(bi->name, "dot") == 0) return false;
+  for (int k = 0; k < a->nkw; k++)
+    if (strcmp(a->kwnames[k], "out") == 0 && a->kw[k].type == V_TENSOR && a->kw[k].t == out.t)
+      return true;
+  for (int k = 1; k < a->npos; k++)
+    if (a->pos[k].type == V_TENSOR && a->pos[k].t == out.t) return true;
+  return false;
+}
+
 static int call_value(Interp *I, Value fn, const Args *a, Value *out) {
   switch (fn.type) {
   case V_BUILTIN:
     if (fn.bi->fn(I, a, out) < 0) return -1;
+    if (returns_out(fn.bi, a, *out)) return 0;
     return value_mark_ndarray(I, fn.bi->ns, fn.bi->name, a->npos ? a->pos[0] : v_undef(), out);
   case V_METHOD: {
     Method *m = (Method *)fn.o;
     Args b = *a;
     b.self = m->self;
     if (m->bi->fn(I, &b, out) < 0) return -1;
+    if (returns_out(m->bi, a, *out)) return 0;
     return value_mark_ndarray(I, m->bi->ns, m->bi->name, m->self, out);
   }
   case V_FUNC: return call_user(I, (Func *)fn.o, a, out);

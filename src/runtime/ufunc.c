@@ -979,7 +979,7 @@ Tensor *ufunc_binary(Ctx *c, BinaryUfunc op, Tensor *a, Tensor *b, Tensor *out) 
     DType dts[2] = {m.swapped ? TSR_UINT64 : TSR_INT64, m.swapped ? TSR_INT64 : TSR_UINT64};
     return run_kernel(c, name, 2, in, dts, ot, out, mixed_cmp_loop, &m);
   }
-  if (special) {
+  if (special && tensor_size(a) > 0 && tensor_size(b) > 0) {   /* as NumPy: if one is computed */
     bool neg;
     if (has_negative(c, b, &neg) < 0) return NULL;
     if (neg) { ERR_VALUE(c, "Integers to negative integer powers are not allowed."); return NULL; }

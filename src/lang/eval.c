@@ -1701,7 +1701,9 @@ static int exec_augassign(Interp *I, Node *n) {
                    "'%s' is an illegal expression for augmented assignment", ast_kind_name(t->kind));
   }
   if (eval(I, n->b, &rhs) < 0) goto done_cur;
-  Tensor *inplace = cur.type == V_TENSOR ? cur.t : NULL;
+  /* an array (0-d included) updates in place (ndarray.__iadd__); a NumPy scalar has no
+     in-place operators, so x += y is x = x + y (a new value, any dtype or shape) */
+  Tensor *inplace = cur.type == V_TENSOR && (cur.t->ndim > 0 || cur.t->ndarray) ? cur.t : NULL;
   if (inplace && (inplace->readonly || inplace->storage->readonly)) {   /* NumPy's ufunc text */
     ERR_VALUE(&I->ctx, "output array is read-only");
     value_decref(rhs);

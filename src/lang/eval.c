@@ -589,7 +589,22 @@ static int compare_op(Interp *I, int op, Value a, Value b, Value *out) {
     return 0;
   }
   if (a.type == V_TENSOR || b.type == V_TENSOR) {
-    if (is_arraylike(a) && is_arraylike(b)) return tensor_binop(I, op, a, b, NULL, out);
+    if (is_arraylike(a) && is_arraylike(b)) {
+      int rc = tensor_binop(I, op, a, b, NULL, out);
+      /* NumPy 1.24: == and != of shapes that do not broadcast are False and True, with a
+         DeprecationWarning (NumPy 2 raises) */
+      Ctx *c = &I->ctx;
+      if (rc < 0 && (op == OP_EQ || op == OP_NE) && strcmp(c->kind, "ValueError") == 0 &&
+          strncmp(c->msg, "operands could not be broadcast together", 40) == 0) {
+        ctx_clear(c);
+        if (c->fperr.warn)
+          c->fperr.warn(c, "DeprecationWarning",
+                        "elementwise comparison failed; this will raise an error in the future.");
+        *out = v_bool(op == OP_NE);
+        rc = 0;
+      }
+      return rc;
+    }
     if (op == OP_EQ || op == OP_NE) { *out = v_bool(op == OP_NE); return 0; }
   }
   if (op == OP_EQ || op == OP_NE) {

@@ -61,6 +61,9 @@ typedef struct FpErr {
   /* Shows message ("divide by zero encountered in divide") as a RuntimeWarning (how ==
      FPMODE_WARN) or as NumPy's 'print' line (FPMODE_PRINT); NULL = shown nowhere. */
   void (*report)(struct Ctx *c, FpMode how, const char *message);
+  /* Shows message as a Python warning of category ("DeprecationWarning") at the calling line,
+     once per (message, line) as report's warnings; NULL = shown nowhere. */
+  void (*warn)(struct Ctx *c, const char *category, const char *message);
   void *registry;           /* the warnings registry of the report hook (its owner frees it) */
 } FpErr;
 

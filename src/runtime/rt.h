@@ -316,7 +316,8 @@ struct tsr_Tensor {
 
 /* All tensor constructors return a new reference, or NULL with the error in c. */
 
-/* An uninitialised C-contiguous tensor; ndim 0..32, every dim >= 0; checks the element count
+/* An uninitialised C-contiguous tensor (all strides 0 when it has no element, as NumPy);
+   ndim 0..32, every dim >= 0; checks the element count
    and byte size for overflow (ValueError "array is too big") and the memory cap. */
 RT_HIDDEN Tensor *tensor_empty(Ctx *c, DType dt, int ndim, const int64_t *shape);
 RT_HIDDEN Tensor *tensor_zeros(Ctx *c, DType dt, int ndim, const int64_t *shape);

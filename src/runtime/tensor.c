@@ -131,7 +131,9 @@ Tensor *tensor_empty(Ctx *c, DType dt, int ndim, const int64_t *shape) {
     if (clean && c->status == TSR_ERR_MEMORY) array_memory_error(c, dt, ndim, shape, nbytes);
     return NULL;
   }
-  strides_c_order(ndim, shape, strides);
+  /* NumPy 1.24 gives a new array without elements zero strides ((0,), (0, 0)) */
+  if (size == 0) memset(strides, 0, sizeof strides);
+  else strides_c_order(ndim, shape, strides);
   Tensor *t = tensor_header(c, s, dt, ndim, shape, strides, 0);
   if (!t) storage_release(s);
   return t;
@@ -259,8 +261,8 @@ Tensor *tensor_wrap(Ctx *c, DType dt, int ndim, const int64_t *shape,
 
 bool tensor_is_contiguous(const Tensor *t) {
   int64_t s = 1;
+  if (tensor_size(t) == 0) return true;
   for (int i = t->ndim - 1; i >= 0; i--) {
-    if (t->shape[i] == 0) return true;
     if (t->shape[i] != 1 && t->strides[i] != s) return false;
     s *= t->shape[i];
   }
@@ -269,8 +271,8 @@ bool tensor_is_contiguous(const Tensor *t) {
 
 bool tensor_is_f_contiguous(const Tensor *t) {
   int64_t s = 1;
+  if (tensor_size(t) == 0) return true;
   for (int i = 0; i < t->ndim; i++) {
-    if (t->shape[i] == 0) return true;
     if (t->shape[i] != 1 && t->strides[i] != s) return false;
     s *= t->shape[i];
   }

@@ -70,7 +70,8 @@ static int unbound_local(Interp *I, const char *name) {
 static Value *global_value_slow(Interp *I, Dict *g, Node *n);
 static inline Value *global_value(Interp *I, Dict *g, Node *n) {
   if (n->name_cache.dict == g && n->name_cache.version == g->version &&
-      (!n->name_cache.dict2 || n->name_cache.version2 == I->builtins->version))
+      (!n->name_cache.dict2 ||
+       (n->name_cache.dict2 == I->builtins && n->name_cache.version2 == I->builtins->version)))
     return n->name_cache.value;
   return global_value_slow(I, g, n);
 }
@@ -437,6 +438,7 @@ static int unsupported(Interp *I, int op, Value a, Value b) {
 
 /* Binary operator dispatch; inplace is the target tensor of an augmented assignment. */
 static int binary_op(Interp *I, int op, Value a, Value b, Tensor *inplace, Value *out) {
+  if (op == OP_MOD && a.type == V_STR) return format_percent(I, a, b, out);
   if (is_pyscalar(a) && is_pyscalar(b) && op != OP_MATMUL) {
     int rc = scalar_binop(I, op, a, b, out);
     if (rc != -2) return rc;
@@ -471,9 +473,6 @@ static int binary_op(Interp *I, int op, Value a, Value b, Tensor *inplace, Value
     if (sa || sb)
       return ERR_TYPE(&I->ctx, "can't multiply sequence by non-int of type '%s'",
                       value_type_name(sa ? b : a));
-  }
-  if (op == OP_MOD && a.type == V_STR) {
-    return ERR_TYPE(&I->ctx, "string formatting with %% is not supported yet");
   }
   /* lists of numbers meet numbers: NumPy only when one side is a tensor (handled above) */
   return unsupported(I, op, a, b);
@@ -1033,17 +1032,13 @@ static int subscript_get(Interp *I, Value obj, Value idx, Value *out) {
   switch (obj.type) {
   case V_TENSOR: return tensor_index(I, obj.t, idx, NULL, out);
   case V_LIST: case V_TUPLE: case V_STR: {
-    int64_t len = obj.type == V_STR ? (int64_t)as_str(obj)->len : as_list(obj)->n;
+    int64_t len = obj.type == V_STR ? (int64_t)as_str(obj)->ncp : as_list(obj)->n;
     if (idx.type == V_SLICE) {
       int64_t start, stop, step;
       if (slice_indices(I, (Slice *)idx.o, len, &start, &stop, &step) < 0) return -1;
       Value r;
       if (obj.type == V_STR) {
-        Buf b; buf_init(&b, &I->ctx);
-        for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) buf_putc(&b, as_str(obj)->s[i]);
-        r = value_str(I, b.p ? b.p : "", b.n);
-        buf_free(&b);
-        if (r.type == V_UNDEF) return -1;
+        if (str_slice(I, obj, start, stop, step, &r)) return -1;
       } else {
         r = obj.type == V_LIST ? value_list(I, 0) : value_tuple(I, 0);
         if (r.type == V_UNDEF) return -1;
@@ -1055,10 +1050,7 @@ static int subscript_get(Interp *I, Value obj, Value idx, Value *out) {
     }
     int64_t i;
     if (norm_seq_index(I, obj, idx, len, &i) < 0) return -1;
-    if (obj.type == V_STR) {
-      *out = value_str(I, as_str(obj)->s + i, 1);
-      return out->type == V_UNDEF ? -1 : 0;
-    }
+    if (obj.type == V_STR) return str_item(I, obj, i, out);
     *out = value_retain(as_list(obj)->items[i]);
     return 0;
   }
@@ -1226,8 +1218,9 @@ static int get_attr(Interp *I, Value obj, const char *name, Value *out) {
       return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError",
                      "'%s' object has no attribute '%s'", ns, name);
     /* the submodules print as Python names them: numpy.linalg, numpy.random, numpy.fft */
+    bool numpy_sub = strcmp(ns, "numpy") != 0 && !(I->modules && dict_get(I->modules, ns));
     return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError", "module '%s%s' has no attribute '%s'",
-                   strcmp(ns, "numpy") == 0 ? "" : "numpy.", ns, name);
+                   numpy_sub ? "numpy." : "", ns, name);
   }
   case V_TENSOR: {
     int rc = builtins_tensor_attr(I, obj.t, name, out);
@@ -1241,6 +1234,11 @@ static int get_attr(Interp *I, Value obj, const char *name, Value *out) {
   case V_LIST:
     if (strcmp(name, "append") == 0) return make_method(I, &list_append_builtin, obj, out);
     break;
+  case V_STR: {
+    Value *m = dict_get(I->str_methods, name);
+    if (m) return make_method(I, m->bi, obj, out);
+    break;
+  }
   case V_BUILTIN: {
     bool is_ufunc;
     const Builtin *m = builtins_ufunc_method(obj.bi, name, &is_ufunc);
@@ -1413,6 +1411,23 @@ static int call_value(Interp *I, Value fn, const Args *a, Value *out) {
 }
 
 int interp_call(Interp *I, Value fn, const Args *a, Value *out) { return call_value(I, fn, a, out); }
+
+static int iter_len(Interp *I, Value v, int64_t *len);
+static int iter_item(Interp *I, Value v, int64_t i, Value *out);
+int interp_binary(Interp *I, int op, Value a, Value b, Value *out) {
+  return binary_op(I, op, a, b, NULL, out);
+}
+int interp_compare(Interp *I, int op, Value a, Value b, Value *out) {
+  return compare_op(I, op, a, b, out);
+}
+int interp_iter_len(Interp *I, Value v, int64_t *len) { return iter_len(I, v, len); }
+int interp_getattr(Interp *I, Value obj, const char *name, Value *out) {
+  return get_attr(I, obj, name, out);
+}
+int interp_getitem(Interp *I, Value obj, Value key, Value *out) {
+  return subscript_get(I, obj, key, out);
+}
+int interp_iter_item(Interp *I, Value v, int64_t i, Value *out) { return iter_item(I, v, i, out); }
 
 static int eval_call(Interp *I, Node *n, Value *out) {
   Value fn, small_vals[2 * SMALL_ARGS];
@@ -1604,7 +1619,7 @@ static int eval(Interp *I, Node *n, Value *out) {
 static int iter_len(Interp *I, Value v, int64_t *len) {
   switch (v.type) {
   case V_LIST: case V_TUPLE: *len = as_list(v)->n; return 0;
-  case V_STR: *len = (int64_t)as_str(v)->len; return 0;
+  case V_STR: *len = (int64_t)as_str(v)->ncp; return 0;
   case V_TENSOR:
     if (v.t->ndim == 0 && !v.t->ndarray)
       return ERR_TYPE(&I->ctx, "'%s' object is not iterable", value_type_name(v));
@@ -1626,7 +1641,7 @@ static int iter_item(Interp *I, Value v, int64_t i, Value *out) {
   switch (v.type) {
   case V_RANGE: { Range *r = (Range *)v.o; *out = v_int(r->start + i * r->step); return 0; }
   case V_LIST: case V_TUPLE: *out = value_retain(as_list(v)->items[i]); return 0;
-  case V_STR: *out = value_str(I, as_str(v)->s + i, 1); return out->type == V_UNDEF ? -1 : 0;
+  case V_STR: return str_item(I, v, i, out);
   case V_TENSOR: {
     IndexItem it;
     memset(&it, 0, sizeof it);
@@ -1769,15 +1784,7 @@ static int exec_import(Interp *I, Node *n) {
   Ctx *c = &I->ctx;
   const char *mod = n->str;
   Value target;
-  if (strcmp(mod, "numpy") == 0) target = value_retain(I->numpy);
-  else if (strncmp(mod, "numpy.", 6) == 0) {
-    Value *m = dict_get(I->builtins, mod + 6);
-    if (!m || m->type != V_NAMESPACE)
-      return ctx_err(c, TSR_ERR_NAME, "ModuleNotFoundError (ImportError)", "No module named '%s'", mod);
-    target = value_retain(*m);
-  } else {
-    return ctx_err(c, TSR_ERR_NAME, "ModuleNotFoundError (ImportError)", "No module named '%s'", mod);
-  }
+  if (interp_import(I, mod, &target) < 0) return -1;
   if (n->kind == N_IMPORT) {
     const char *name = n->a ? n->a->str : mod;
     if (!n->a && strchr(mod, '.')) {   /* import numpy.linalg binds numpy */
@@ -1794,7 +1801,9 @@ static int exec_import(Interp *I, Node *n) {
     return ctx_err(c, TSR_ERR_SYNTAX, "SyntaxError", "import * only allowed at module level");
   }
   if (n->n == 0) {
-    if (ns->members != I->builtins) {   /* from numpy.linalg import * */
+    if (ns->members == I->numpy_dict) {
+      rc = interp_star_import_numpy(I, I->frame->globals);
+    } else {   /* from numpy.linalg import * */
       for (size_t i = 0; i < ns->members->cap && rc == 0; i++)
         if (ns->members->slots[i].key)
           rc = bind(I, ns->members->slots[i].key, value_retain(ns->members->slots[i].value));

@@ -468,7 +468,7 @@ static bool dtype_of_operand(Value v, DType *out) {
   if (v.type == V_DTYPE) { *out = v.dt; return true; }
   if (v.type == V_NONE) { *out = TSR_FLOAT64; return true; }
   if (v.type == V_STR) return dtype_from_name(as_str(v)->s, out) == 0;
-  if (v.type != V_BUILTIN || v.bi->ns) return false;
+  if (v.type != V_BUILTIN) return false;
   if (strcmp(v.bi->name, "int") == 0) *out = TSR_INT64;
   else if (strcmp(v.bi->name, "float") == 0) *out = TSR_FLOAT64;
   else if (strcmp(v.bi->name, "bool") == 0) *out = TSR_BOOL;

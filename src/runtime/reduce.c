@@ -537,6 +537,14 @@ static DType acc_dtype(DType sdt) {
   return dtype_is_unsigned(sdt) ? TSR_UINT64 : TSR_INT64;
 }
 
+/* Must the elements (of dtype dt) be cast to the sum's dtype sdt before they are added in
+   acc_dtype(sdt)?  For bool (logical sums) and for floats summed in a narrower integer, whose
+   out-of-range casts differ from a cast through the 64-bit accumulator (NumPy casts each
+   element to sdt). */
+static bool cast_first(DType dt, DType sdt) {
+  return dt != sdt && (sdt == TSR_BOOL || (dtype_is_float(dt) && acc_dtype(sdt) != sdt));
+}
+
 /* Fills the C-contiguous accumulator a with the identity (or the starting value) of op. */
 static void acc_fill(Tensor *a, Reduction op) {
   int64_t n = tensor_size(a);
@@ -812,8 +820,7 @@ Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes, bool
   case RED_PROD: {
     DType sdt = dtype >= 0 ? (DType)dtype : sum_dtype(t->dtype);
     src = t;
-    if (sdt == TSR_BOOL && t->dtype != TSR_BOOL && !(src = tensor_astype(c, t, TSR_BOOL)))
-      return NULL;
+    if (cast_first(t->dtype, sdt) && !(src = tensor_astype(c, t, sdt))) return NULL;
     bool check = fp_checked(c, acc_dtype(sdt));
     acc = reduce_into(c, op, src, red, keepdims, acc_dtype(sdt));
     if (src != t) tensor_release(src);
@@ -828,7 +835,10 @@ Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes, bool
     DType sdt = dtype >= 0 ? (DType)dtype : dtype_is_float(t->dtype) ? t->dtype : TSR_FLOAT64;
     int64_t n = reduced_count(t, red);
     bool check = fp_checked(c, acc_dtype(sdt));
-    acc = reduce_into(c, RED_SUM, t, red, keepdims, acc_dtype(sdt));
+    src = t;
+    if (cast_first(t->dtype, sdt) && !(src = tensor_astype(c, t, sdt))) return NULL;
+    acc = reduce_into(c, RED_SUM, src, red, keepdims, acc_dtype(sdt));
+    if (src != t) tensor_release(src);
     if (acc && check) acc = fp_done(c, acc, "reduce");
     if (!acc) return NULL;
     if (!dtype_is_float(acc->dtype)) {

@@ -405,16 +405,6 @@ static int m_reshape(Interp *I, const Args *a, Value *out) {
   return ret_tensor(reshape_order(interp_ctx(I), a->self.t, nd, shape, order), out);
 }
 
-/* ravel in the given order; 'F' reads the elements in Fortran order. */
-static Tensor *ravel_order(Ctx *c, Tensor *t, char order) {
-  if (order != 'F') return tensor_ravel(c, t);
-  Tensor *tt = tensor_transpose(c, t, NULL);
-  if (!tt) return NULL;
-  Tensor *r = tensor_ravel(c, tt);
-  tensor_release(tt);
-  return r;
-}
-
 /* ravel(a, order='C'): a 1-d view when possible, else a copy. */
 static int bi_ravel(Interp *I, const Args *a, Value *out) {
   Value s[2];
@@ -423,7 +413,7 @@ static int bi_ravel(Interp *I, const Args *a, Value *out) {
   if (get_order(I, s[1], 'C', &order)) return -1;
   Tensor *t = arg_tensor(I, s[0]);
   if (!t) return -1;
-  Tensor *r = ravel_order(interp_ctx(I), t, order);
+  Tensor *r = tensor_ravel_order(interp_ctx(I), t, order);
   tensor_release(t);
   return ret_tensor(r, out);
 }
@@ -435,7 +425,7 @@ static int m_flatten(Interp *I, const Args *a, Value *out) {
   char order;
   if (get_order(I, s[0], 'C', &order)) return -1;
   Ctx *c = interp_ctx(I);
-  Tensor *t = a->self.t, *r = ravel_order(c, t, order);
+  Tensor *t = a->self.t, *r = tensor_ravel_order(c, t, order);
   if (r && r->storage == t->storage) {
     Tensor *copy = tensor_copy(c, r);
     tensor_release(r);

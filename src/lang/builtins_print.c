@@ -19,7 +19,7 @@
 static const char *const always_ndarray[] = {
   "array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy", "zeros",
   "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like",
-  "broadcast_to", "where", "tensordot", "tile", NULL};
+  "broadcast_to", "where", "tensordot", "tile", "roll", "pad", NULL};
 /* Functions and methods whose 0-d result is an ndarray when their input is one (an ndarray of
    any rank, or a non-NumPy value such as a Python int): a NumPy scalar's own methods give
    scalars back (np.float64(1).reshape(()) is a scalar, np.array(1.).reshape(()) is not). */

@@ -358,7 +358,7 @@ static double quantile_sorted(const double *s, int64_t n, double q) {
 /* The value of a 0-d float64 reduction of x (op RED_MEAN, or std when var is true), or NAN
    with the error recorded (*failed set). */
 static double scalar_stat(Ctx *c, Tensor *x, bool var, bool *failed) {
-  Tensor *r = var ? reduce_var(c, x, NULL, -1, false, 0, true)
+  Tensor *r = var ? reduce_var(c, x, NULL, -1, false, 0, true, -1)
                   : reduce(c, RED_MEAN, x, NULL, -1, false, -1);
   if (!r) { *failed = true; return NAN; }
   double v = dtype_get_f64(r->dtype, tensor_data(r));

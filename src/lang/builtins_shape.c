@@ -1155,7 +1155,7 @@ static void free_star(Interp *I, const Args *a, Tensor **ts) {
 }
 
 /* broadcast_arrays(*args, subok=False): a list of views of the arguments, broadcast to
-   their common shape. */
+   their common shape; ndarrays even when 0-d (NumPy views NumPy scalars as arrays too). */
 static int bi_broadcast_arrays(Interp *I, const Args *a, Value *out) {
   for (int k = 0; k < a->nkw; k++)
     if (strcmp(a->kwnames[k], "subok") != 0)
@@ -1166,7 +1166,20 @@ static int bi_broadcast_arrays(Interp *I, const Args *a, Value *out) {
   int rc = -1;
   size_t bytes = sizeof(Tensor *) * (size_t)(a->npos > 0 ? a->npos : 1);
   if ((outs = ctx_malloc(interp_ctx(I), bytes))) {
-    if (broadcast_all(I, ts, a->npos, outs) == 0) rc = ret_list(I, outs, a->npos, out);
+    if (broadcast_all(I, ts, a->npos, outs) == 0) {
+      rc = 0;
+      for (int k = 0; k < a->npos; k++) {
+        if (outs[k]->ndim > 0 || outs[k]->ndarray) continue;
+        Tensor *v = rc ? NULL : tensor_view(outs[k], 0, outs[k]->shape, outs[k]->strides,
+                                            outs[k]->offset);
+        if (v) v->ndarray = 1;
+        else rc = -1;
+        tensor_release(outs[k]);
+        outs[k] = v;
+      }
+      if (rc == 0) rc = ret_list(I, outs, a->npos, out);
+      else for (int k = 0; k < a->npos; k++) if (outs[k]) tensor_release(outs[k]);
+    }
     ctx_free(interp_ctx(I), outs, bytes);
   }
   free_star(I, a, ts);

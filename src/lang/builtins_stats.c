@@ -444,15 +444,10 @@ static int nan_var_common(Interp *I, const Args *a, const char *name, bool take_
   Ctx *c = interp_ctx(I);
   Tensor *t = arg_tensor(I, s[0]), *r = NULL;
   if (!t) return -1;
-  if (!dtype_is_float(t->dtype)) {   /* numpy.var, which (in tsr) computes in dtype= */
-    if (ra.dt >= 0) {
-      Tensor *cast = tensor_astype(c, t, (DType)ra.dt);
-      tensor_release(t);
-      if (!(t = cast)) return -1;
-    }
+  if (!dtype_is_float(t->dtype)) {   /* numpy.var */
     r = reduce_var(c, t, ra.axes, ra.naxes, ra.keep,
                    (int)(ddof > INT32_MAX ? INT32_MAX : ddof < INT32_MIN ? INT32_MIN : ddof),
-                   take_sqrt);
+                   take_sqrt, ra.dt);
   } else if ((r = nan_variance(I, t, &ra, ddof)) && take_sqrt) {
     Tensor *root = ufunc_unary(c, UF_SQRT, r, r);
     if (root) tensor_release(root);

@@ -15,11 +15,11 @@
 
 #include <string.h>
 
-/* The binary ufunc a builtin computes: its table name, or NumPy's aliases divide and mod.
-   -1 for any other builtin. */
+/* The binary ufunc a builtin computes: its table name, or NumPy's aliases true_divide and
+   mod.  -1 for any other builtin. */
 static int builtin_binary_ufunc(const Builtin *bi) {
   if (bi->ns) return -1;
-  if (strcmp(bi->name, "divide") == 0) return UF_TRUE_DIVIDE;
+  if (strcmp(bi->name, "true_divide") == 0) return UF_TRUE_DIVIDE;
   if (strcmp(bi->name, "mod") == 0) return UF_REMAINDER;
   for (int k = 0; k < UF_BINARY_COUNT; k++)
     if (strcmp(bi->name, binary_ufunc_names[k]) == 0) return k;
@@ -87,7 +87,9 @@ static int fold_dtype(Ctx *c, BinaryUfunc op, Tensor *t) {
 }
 
 /* op folded along axis of t in order (t[0] op t[1] op ...), the first slice cast to the
-   result dtype.  New reference or NULL. */
+   result dtype.  fmax and fmin keep the accumulated value on a tie (-0.0 against 0.0), as
+   NumPy's reduce loop does, where the elementwise ufunc returns its second operand: so they
+   fold as fmax(t[i], acc), the same otherwise.  New reference or NULL. */
 static Tensor *fold_axis(Ctx *c, BinaryUfunc op, Tensor *t, int axis) {
   int ot = fold_dtype(c, op, t);
   if (ot < 0) return NULL;
@@ -111,7 +113,8 @@ static Tensor *fold_axis(Ctx *c, BinaryUfunc op, Tensor *t, int axis) {
   tensor_release(s);
   for (int64_t i = 1; acc && i < n; i++) {
     if (!(s = slice_at(t, axis, i))) { tensor_release(acc); return NULL; }
-    Tensor *next = ufunc_binary(c, op, acc, s, NULL);
+    bool swap = op == UF_FMAX || op == UF_FMIN;
+    Tensor *next = swap ? ufunc_binary(c, op, s, acc, NULL) : ufunc_binary(c, op, acc, s, NULL);
     tensor_release(s);
     tensor_release(acc);
     acc = next;

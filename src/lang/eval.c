@@ -381,10 +381,7 @@ static int tensor_binop(Interp *I, int op, Value a, Value b, Tensor *inplace, Va
                  (inplace->dtype == TSR_BOOL && res != TSR_BOOL && uf != UF_BITWISE_AND &&
                   uf != UF_BITWISE_OR && uf != UF_BITWISE_XOR);
       if (bad) {
-        ctx_err(c, TSR_ERR_TYPE, "UFuncTypeError (TypeError)",
-                "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting "
-                "rule 'same_kind'", binary_ufunc_names[uf], dtype_name(res),
-                dtype_name(inplace->dtype));
+        ERR_OUTPUT_CAST(c, binary_ufunc_names[uf], dtype_name(res), dtype_name(inplace->dtype));
         goto done;
       }
     }
@@ -636,7 +633,22 @@ static int compare_op(Interp *I, int op, Value a, Value b, Value *out) {
     return 0;
   }
   if (a.type == V_TENSOR || b.type == V_TENSOR) {
-    if (is_arraylike(a) && is_arraylike(b)) return tensor_binop(I, op, a, b, NULL, out);
+    if (is_arraylike(a) && is_arraylike(b)) {
+      int rc = tensor_binop(I, op, a, b, NULL, out);
+      /* NumPy 1.24: == and != of shapes that do not broadcast are False and True, with a
+         DeprecationWarning (NumPy 2 raises) */
+      Ctx *c = &I->ctx;
+      if (rc < 0 && (op == OP_EQ || op == OP_NE) && strcmp(c->kind, "ValueError") == 0 &&
+          strncmp(c->msg, "operands could not be broadcast together", 40) == 0) {
+        ctx_clear(c);
+        if (c->fperr.warn)
+          c->fperr.warn(c, "DeprecationWarning",
+                        "elementwise comparison failed; this will raise an error in the future.");
+        *out = v_bool(op == OP_NE);
+        rc = 0;
+      }
+      return rc;
+    }
     if (op == OP_EQ || op == OP_NE) { *out = v_bool(op == OP_NE); return 0; }
   }
   if (op == OP_EQ || op == OP_NE) {
@@ -1418,16 +1430,31 @@ static int call_dtype(Interp *I, DType dt, const Args *a, Value *out) {
   return value_mark_ndarray(I, "dtype", dtype_name(dt), a->pos[0], out);
 }
 
+/* Is the result of builtin bi the array passed as its out= (by keyword, or positionally after
+   the first argument)?  NumPy returns that array itself, so it stays a 0-d array; but for
+   dot, whose result NumPy hands back as a scalar (PyArray_Return). */
+static bool returns_out(const Builtin *bi, const Args *a, Value out) {
+  if (out.type != V_TENSOR || !out.t->ndarray || strcmp(bi->name, "dot") == 0) return false;
+  for (int k = 0; k < a->nkw; k++)
+    if (strcmp(a->kwnames[k], "out") == 0 && a->kw[k].type == V_TENSOR && a->kw[k].t == out.t)
+      return true;
+  for (int k = 1; k < a->npos; k++)
+    if (a->pos[k].type == V_TENSOR && a->pos[k].t == out.t) return true;
+  return false;
+}
+
 static int call_value(Interp *I, Value fn, const Args *a, Value *out) {
   switch (fn.type) {
   case V_BUILTIN:
     if (fn.bi->fn(I, a, out) < 0) return -1;
+    if (returns_out(fn.bi, a, *out)) return 0;
     return value_mark_ndarray(I, fn.bi->ns, fn.bi->name, a->npos ? a->pos[0] : v_undef(), out);
   case V_METHOD: {
     Method *m = (Method *)fn.o;
     Args b = *a;
     b.self = m->self;
     if (m->bi->fn(I, &b, out) < 0) return -1;
+    if (returns_out(m->bi, a, *out)) return 0;
     return value_mark_ndarray(I, m->bi->ns, m->bi->name, m->self, out);
   }
   case V_FUNC: return call_user(I, (Func *)fn.o, a, out);
@@ -1770,7 +1797,9 @@ static int exec_augassign(Interp *I, Node *n) {
                    "'%s' is an illegal expression for augmented assignment", ast_kind_name(t->kind));
   }
   if (eval(I, n->b, &rhs) < 0) goto done_cur;
-  Tensor *inplace = cur.type == V_TENSOR ? cur.t : NULL;
+  /* an array (0-d included) updates in place (ndarray.__iadd__); a NumPy scalar has no
+     in-place operators, so x += y is x = x + y (a new value, any dtype or shape) */
+  Tensor *inplace = cur.type == V_TENSOR && (cur.t->ndim > 0 || cur.t->ndarray) ? cur.t : NULL;
   if (inplace && (inplace->readonly || inplace->storage->readonly)) {   /* NumPy's ufunc text */
     ERR_VALUE(&I->ctx, "output array is read-only");
     value_decref(rhs);

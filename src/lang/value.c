@@ -469,6 +469,21 @@ void value_to_string(Interp *I, Buf *b, Value v) {
 
 static int equal_at(Interp *I, Value a, Value b, bool *eq, int depth);
 
+/* What numpy.dtype(v) gives for a dtype's == and !=: a name ("float64", "f8", "?"), the
+   Python types int, float and bool, or None (float64); false when v is none of these
+   (dtype.__eq__ is then False, not an error). */
+static bool dtype_of_operand(Value v, DType *out) {
+  if (v.type == V_DTYPE) { *out = v.dt; return true; }
+  if (v.type == V_NONE) { *out = TSR_FLOAT64; return true; }
+  if (v.type == V_STR) return dtype_from_name(as_str(v)->s, out) == 0;
+  if (v.type != V_BUILTIN) return false;
+  if (strcmp(v.bi->name, "int") == 0) *out = TSR_INT64;
+  else if (strcmp(v.bi->name, "float") == 0) *out = TSR_FLOAT64;
+  else if (strcmp(v.bi->name, "bool") == 0) *out = TSR_BOOL;
+  else return false;
+  return true;
+}
+
 int value_equal(Interp *I, Value a, Value b, bool *eq) { return equal_at(I, a, b, eq, 0); }
 
 static int equal_at(Interp *I, Value a, Value b, bool *eq, int depth) {
@@ -485,6 +500,11 @@ static int equal_at(Interp *I, Value a, Value b, bool *eq, int depth) {
       double y = b.type == V_FLOAT ? b.f : b.type == V_BOOL ? b.b : (double)b.i;
       *eq = x == y;
     }
+    return 0;
+  }
+  if (a.type == V_DTYPE || b.type == V_DTYPE) {
+    DType x, y;
+    *eq = dtype_of_operand(a, &x) && dtype_of_operand(b, &y) && x == y;
     return 0;
   }
   if (a.type != b.type) { *eq = false; return 0; }

@@ -128,6 +128,24 @@ static void digits_shortest(double v, bool f32, int max_digits, Digits *D) {
   while (D->n > 1 && D->d[D->n - 1] == '0') D->n--;
 }
 
+static char digit_at(const Digits *D, int i) { return i >= 0 && i < D->n ? D->d[i] : '0'; }
+
+/* Did rounding |v| to the digits D go up (D is not a prefix of |v|'s exact digits)?  Dragon4
+   in unique mode then ends at the digit the carry reached: no trailing zeros. */
+static bool rounded_up(double v, const Digits *D) {
+  Digits L;
+  if (D->n == 1 && D->d[0] == '0') return false;
+  digits_sci(v, false, PREC_MAX, &L);
+  if (L.exp != D->exp) return true;
+  for (int i = 0; i < D->n; i++)
+    if (digit_at(&L, i) != D->d[i]) return true;
+  return false;
+}
+
+static void strip_zeros(Digits *D) {
+  while (D->n > 1 && D->d[D->n - 1] == '0') D->n--;
+}
+
 /* Chooses the digits of v as Dragon4 does (positional or scientific): unique mode gives the
    shortest round-trip digits, cut at `precision` fractional digits (-1: no cutoff) and
    extended with exact digits to at least `min_digits` (<= precision when both are given);
@@ -147,6 +165,11 @@ static int choose_digits(double v, bool f32, bool sci, bool unique, int precisio
     /* The digits at the cutoff: when they do not round-trip, the shortest digits are longer
        and the cutoff applies; otherwise the shortest digits are no longer than they are. */
     bool exact = sci ? digits_sci(v, f32, precision, D) : digits_fixed(v, f32, precision, D);
+    if (!exact && rounded_up(v, D)) {
+      strip_zeros(D);
+      int k = sci ? D->n - 1 : D->n - 1 - D->exp;
+      return k < min_digits ? min_digits : k < 0 ? 0 : k;
+    }
     if (!exact) return precision;
     while (D->n > 1 && D->d[D->n - 1] == '0') D->n--;
     if (D->n < max_digits) max_digits = D->n;
@@ -161,7 +184,6 @@ static int choose_digits(double v, bool f32, bool sci, bool unique, int precisio
   return k;
 }
 
-static char digit_at(const Digits *D, int i) { return i >= 0 && i < D->n ? D->d[i] : '0'; }
 
 /* Trim modes of Dragon4: 'k' keep everything, '.' drop trailing zeros but keep the point,
    '0' drop trailing zeros but keep one ("1.0"), '-' drop trailing zeros and the point. */
@@ -784,7 +806,7 @@ void fmt_float_dragon4(Buf *b, double v, const Dragon4Options *o) {
       digits_shortest(v, o->f32, max_digits, &D);
       if (precision >= 0 && D.n > precision) {
         digits_sci(v, o->f32, precision > 0 ? precision - 1 : 0, &D);
-        while (D.n > 1 && D.d[D.n - 1] == '0') D.n--;
+        if (rounded_up(v, &D)) strip_zeros(&D);
       }
       F = D.n - 1 - D.exp;
     } else {

@@ -537,6 +537,14 @@ static DType acc_dtype(DType sdt) {
   return dtype_is_unsigned(sdt) ? TSR_UINT64 : TSR_INT64;
 }
 
+/* Must the elements (of dtype dt) be cast to the sum's dtype sdt before they are added in
+   acc_dtype(sdt)?  For bool (logical sums) and for floats summed in a narrower integer, whose
+   out-of-range casts differ from a cast through the 64-bit accumulator (NumPy casts each
+   element to sdt). */
+static bool cast_first(DType dt, DType sdt) {
+  return dt != sdt && (sdt == TSR_BOOL || (dtype_is_float(dt) && acc_dtype(sdt) != sdt));
+}
+
 /* Fills the C-contiguous accumulator a with the identity (or the starting value) of op. */
 static void acc_fill(Tensor *a, Reduction op) {
   int64_t n = tensor_size(a);
@@ -812,8 +820,7 @@ Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes, bool
   case RED_PROD: {
     DType sdt = dtype >= 0 ? (DType)dtype : sum_dtype(t->dtype);
     src = t;
-    if (sdt == TSR_BOOL && t->dtype != TSR_BOOL && !(src = tensor_astype(c, t, TSR_BOOL)))
-      return NULL;
+    if (cast_first(t->dtype, sdt) && !(src = tensor_astype(c, t, sdt))) return NULL;
     bool check = fp_checked(c, acc_dtype(sdt));
     acc = reduce_into(c, op, src, red, keepdims, acc_dtype(sdt));
     if (src != t) tensor_release(src);
@@ -828,10 +835,20 @@ Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes, bool
     DType sdt = dtype >= 0 ? (DType)dtype : dtype_is_float(t->dtype) ? t->dtype : TSR_FLOAT64;
     int64_t n = reduced_count(t, red);
     bool check = fp_checked(c, acc_dtype(sdt));
-    acc = reduce_into(c, RED_SUM, t, red, keepdims, acc_dtype(sdt));
+    src = t;
+    if (cast_first(t->dtype, sdt) && !(src = tensor_astype(c, t, sdt))) return NULL;
+    acc = reduce_into(c, RED_SUM, src, red, keepdims, acc_dtype(sdt));
+    if (src != t) tensor_release(src);
     if (acc && check) acc = fp_done(c, acc, "reduce");
     if (!acc) return NULL;
-    if (!dtype_is_float(acc->dtype)) {         /* integer mean: divide in float64, cast back */
+    if (!dtype_is_float(acc->dtype)) {
+      /* integer mean: the sum wraps in sdt (the elements were cast to it), then NumPy's
+         true_divide divides in float64 and the result is cast back */
+      if (acc->dtype != sdt) {
+        res = tensor_astype(c, acc, sdt);
+        tensor_release(acc);
+        if (!(acc = res)) return NULL;
+      }
       res = tensor_astype(c, acc, TSR_FLOAT64);
       tensor_release(acc);
       if (!(acc = res)) return NULL;
@@ -861,20 +878,6 @@ Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes, bool
   default:
     ERR_VALUE(c, "unknown reduction");
     return NULL;
-  }
-}
-
-/* Orders t's axes by |stride|, largest first (ties keep the logical order): the layout NumPy
-   gives a temporary computed elementwise from t (order 'K'). */
-static void memory_order(const Tensor *t, int *ord) {
-  for (int i = 0; i < t->ndim; i++) ord[i] = i;
-  for (int i = 1; i < t->ndim; i++) {
-    int ax = ord[i], j = i;
-    while (j > 0 && abs64(t->strides[ord[j - 1]]) < abs64(t->strides[ax])) {
-      ord[j] = ord[j - 1];
-      j--;
-    }
-    ord[j] = ax;
   }
 }
 
@@ -930,17 +933,88 @@ static int squared_deviations(Ctx *c, Tensor *t, Tensor *mean, Tensor *x, char *
   return ctx_work(c, work, WORK_ELEMENT);
 }
 
+/* s / n in place as NumPy's true_divide(s, n, out=s, casting='unsafe'): in s's dtype for
+   floats, else in float64 and cast back.  Returns s, or NULL (s released). */
+static Tensor *divide_unsafe(Ctx *c, Tensor *s, int64_t n) {
+  if (dtype_is_float(s->dtype)) {
+    divide_by_count(s, n);
+    return s;
+  }
+  Tensor *f = tensor_astype(c, s, TSR_FLOAT64), *r = NULL;
+  if (f) {
+    divide_by_count(f, n);
+    r = tensor_astype(c, f, s->dtype);
+    tensor_release(f);
+  }
+  tensor_release(s);
+  return r;
+}
+
+/* numpy.var / std of t in a dtype dt that is not its default, step for step as NumPy's _var:
+   mean = sum(t, dtype=dt, keepdims) / n (cast back to dt); x = t - mean in the promoted
+   dtype of the two; x *= x; sum(x, dtype=dt) / max(n - ddof, 0) cast to dt.  For std, the
+   square root in floating point, cast back to an integer dt only for a scalar (0-d) result:
+   NumPy's sqrt(ret, out=ret) refuses an integer array. */
+static Tensor *var_in_dtype(Ctx *c, Tensor *t, const int *axes, int naxes, bool keepdims,
+                            int64_t n, int ddof, bool take_sqrt, DType dt) {
+  Tensor *mean = NULL, *x = NULL, *ret = NULL;
+  if (!(mean = reduce(c, RED_SUM, t, axes, naxes, true, (int)dt)) ||
+      !(mean = divide_unsafe(c, mean, n)) ||
+      !(x = ufunc_binary(c, UF_SUBTRACT, t, mean, NULL)) ||
+      !ufunc_binary(c, UF_MULTIPLY, x, x, x))
+    goto fail;
+  tensor_release(x);   /* ufunc_binary's new reference to out */
+  if (!(ret = reduce(c, RED_SUM, x, axes, naxes, keepdims, (int)dt)) ||
+      !(ret = divide_unsafe(c, ret, n - ddof > 0 ? n - ddof : 0)))
+    goto fail;
+  if (take_sqrt && dtype_is_float(dt)) {
+    int64_t m = tensor_size(ret);
+    char *p = tensor_data(ret);
+    for (int64_t i = 0; i < m; i++) {
+      if (dt == TSR_FLOAT32) ((float *)p)[i] = sqrtf(((float *)p)[i]);
+      else ((double *)p)[i] = sqrt(((double *)p)[i]);
+    }
+  } else if (take_sqrt) {
+    if (ret->ndim > 0) {   /* the loop NumPy's sqrt picks for the integer dtype */
+      size_t sz = dtype_size(dt);
+      ERR_OUTPUT_CAST(c, "sqrt", sz == 1 ? "float16" : sz == 2 ? "float32" : "float64",
+                      dtype_name(dt));
+      goto fail;
+    }
+    Tensor *f = tensor_astype(c, ret, TSR_FLOAT64);
+    if (!f) goto fail;
+    double *p = (double *)tensor_data(f);
+    p[0] = sqrt(p[0]);
+    tensor_release(ret);
+    ret = tensor_astype(c, f, dt);
+    tensor_release(f);
+    if (!ret) goto fail;
+  }
+  tensor_release(mean);
+  tensor_release(x);
+  return ret;
+fail:
+  release(mean);
+  release(x);
+  release(ret);
+  return NULL;
+}
+
 /* numpy.var / numpy.std (take_sqrt) of t over axes with ddof, computed as NumPy's _var does:
    the mean (a keepdims sum divided in the array's dtype), the squared deviations in a
    temporary laid out like t, their sum, divided by max(n - ddof, 0).  float64 for integer and
-   bool input, else t's dtype.  Returns a new tensor or NULL. */
+   bool input, else t's dtype; another dtype (var_in_dtype) as NumPy's dtype=.  Returns a new
+   tensor or NULL. */
 Tensor *reduce_var(Ctx *c, Tensor *t, const int *axes, int naxes, bool keepdims, int ddof,
-                   bool take_sqrt) {
+                   bool take_sqrt, int dtype) {
   bool red[TSR_MAXDIMS];
   Tensor *mean = NULL, *xs = NULL, *x = NULL, *ret = NULL;
   char *tmp = NULL;
   if (axes_mask(c, t->ndim, axes, naxes, red)) return NULL;
   DType sdt = dtype_is_float(t->dtype) ? t->dtype : TSR_FLOAT64;
+  if (dtype >= 0 && (DType)dtype != sdt)
+    return var_in_dtype(c, t, axes, naxes, keepdims, reduced_count(t, red), ddof, take_sqrt,
+                        (DType)dtype);
   size_t sz = dtype_size(sdt);
   int64_t n = reduced_count(t, red);
 
@@ -956,7 +1030,7 @@ Tensor *reduce_var(Ctx *c, Tensor *t, const int *axes, int naxes, bool keepdims,
   {
     int ord[TSR_MAXDIMS];
     int64_t pshape[TSR_MAXDIMS], pstr[TSR_MAXDIMS], xstr[TSR_MAXDIMS];
-    memory_order(t, ord);
+    tensor_memory_order(t, ord);
     for (int i = 0; i < t->ndim; i++) pshape[i] = t->shape[ord[i]];
     if (!(xs = tensor_empty(c, sdt, t->ndim, pshape))) goto fail;
     strides_c_order(t->ndim, pshape, pstr);

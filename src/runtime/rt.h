@@ -61,6 +61,9 @@ typedef struct FpErr {
   /* Shows message ("divide by zero encountered in divide") as a RuntimeWarning (how ==
      FPMODE_WARN) or as NumPy's 'print' line (FPMODE_PRINT); NULL = shown nowhere. */
   void (*report)(struct Ctx *c, FpMode how, const char *message);
+  /* Shows message as a Python warning of category ("DeprecationWarning") at the calling line,
+     once per (message, line) as report's warnings; NULL = shown nowhere. */
+  void (*warn)(struct Ctx *c, const char *category, const char *message);
   void *registry;           /* the warnings registry of the report hook (its owner frees it) */
 } FpErr;
 
@@ -220,6 +223,15 @@ RT_HIDDEN void ctx_clear(Ctx *c);
 #define ERR_OVERFLOW(c, ...) ctx_err((c), TSR_ERR_VALUE, "OverflowError", __VA_ARGS__)
 #define ERR_IO(c, ...)     ctx_err((c), TSR_ERR_IO, "OSError", __VA_ARGS__)
 #define ERR_RUNTIME(c, ...) ctx_err((c), TSR_ERR_RUNTIME, "RuntimeError", __VA_ARGS__)
+/* NumPy's UFuncTypeError subclasses, named as a traceback names them (their __name__ is
+   "UFuncTypeError"): no loop of the ufunc for the operand types; the result of ufunc `name`
+   (dtype name `from`) not castable to the output's dtype name `to` by casting='same_kind'. */
+#define ERR_UFUNC_NO_LOOP(c, ...) \
+  ctx_err((c), TSR_ERR_TYPE, "_UFuncNoLoopError (TypeError)", __VA_ARGS__)
+#define ERR_OUTPUT_CAST(c, name, from, to)                                                    \
+  ctx_err((c), TSR_ERR_TYPE, "_UFuncOutputCastingError (TypeError)",                          \
+          "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule "   \
+          "'same_kind'", (name), (from), (to))
 
 /* Floating-point status (fperr.c).  fperr_clear clears the four flags of the calling thread;
    fperr_test returns those raised since (FPE_* bits); fperr_raise sets them (integer loops:
@@ -378,7 +390,8 @@ struct tsr_Tensor {
 
 /* All tensor constructors return a new reference, or NULL with the error in c. */
 
-/* An uninitialised C-contiguous tensor; ndim 0..32, every dim >= 0; checks the element count
+/* An uninitialised C-contiguous tensor (all strides 0 when it has no element, as NumPy);
+   ndim 0..32, every dim >= 0; checks the element count
    and byte size for overflow (ValueError "array is too big") and the memory cap. */
 RT_HIDDEN Tensor *tensor_empty(Ctx *c, DType dt, int ndim, const int64_t *shape);
 RT_HIDDEN Tensor *tensor_zeros(Ctx *c, DType dt, int ndim, const int64_t *shape);
@@ -473,6 +486,15 @@ RT_HIDDEN void partition_lane(DType dt, char *lane, int64_t n, const int64_t *kt
 RT_HIDDEN uint64_t partition_work(int64_t n, int64_t nkth);
 /* numpy.ravel: a view if contiguous, else a copy. */
 RT_HIDDEN Tensor *tensor_ravel(Ctx *c, Tensor *t);
+/* The axes of t in memory order, outermost first, as NumPy's iterator orders them for
+   order='K' without flipping negative strides: by decreasing |stride| (a stable insertion
+   sort from the innermost axis; an axis of size 1 or stride 0 compares with nothing, so it
+   keeps its C place).  Fills axes[0..t->ndim). */
+RT_HIDDEN void tensor_memory_order(const Tensor *t, int *axes);
+/* numpy.ravel(t, order) for order 'C', 'F', 'A' (Fortran order when t is Fortran- but not
+   C-contiguous) or 'K' (memory order, tensor_memory_order): a 1-d view when the elements
+   lie evenly in that order, else a C-contiguous copy.  New reference. */
+RT_HIDDEN Tensor *tensor_ravel_order(Ctx *c, Tensor *t, char order);
 /* Normalises axis in [-ndim, ndim) to [0, ndim); else AxisError
    "axis 2 is out of bounds for array of dimension 2" and -1. */
 RT_HIDDEN int axis_normalize(Ctx *c, int axis, int ndim, int *out);
@@ -552,7 +574,7 @@ RT_HIDDEN int iter_run_staged(Ctx *c, int nop, Tensor *const *ops, InnerLoop loo
 */
 #define BINARY_UFUNCS(X)                                                    \
   X(ADD, "add") X(SUBTRACT, "subtract") X(MULTIPLY, "multiply")             \
-  X(TRUE_DIVIDE, "true_divide") X(FLOOR_DIVIDE, "floor_divide")             \
+  X(TRUE_DIVIDE, "divide") X(FLOOR_DIVIDE, "floor_divide")             \
   X(REMAINDER, "remainder") X(POWER, "power")                               \
   X(BITWISE_AND, "bitwise_and") X(BITWISE_OR, "bitwise_or")                 \
   X(BITWISE_XOR, "bitwise_xor") X(LEFT_SHIFT, "left_shift")                 \
@@ -627,9 +649,11 @@ typedef enum { REDUCTIONS(X_ENUM) RED_COUNT } Reduction;
 #undef X_ENUM
 RT_HIDDEN Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes,
                          bool keepdims, int dtype);
-/* numpy.var / numpy.std with ddof along axes (as reduce). */
+/* numpy.var / numpy.std with ddof along axes (as reduce), computed in dtype (-1: NumPy's
+   default, float64 for integer and bool t, else t's dtype).  std in an integer dtype is
+   _UFuncOutputCastingError when the result is an array (ndim > 0), as NumPy's sqrt(out=). */
 RT_HIDDEN Tensor *reduce_var(Ctx *c, Tensor *t, const int *axes, int naxes, bool keepdims,
-                             int ddof, bool take_sqrt);
+                             int ddof, bool take_sqrt, int dtype);
 /* numpy.cumsum / numpy.cumprod along axis (INT32_MIN = flattened). */
 RT_HIDDEN Tensor *reduce_cumulative(Ctx *c, Reduction op, Tensor *t, int axis, int dtype);
 
@@ -686,8 +710,13 @@ RT_HIDDEN Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32,
 RT_HIDDEN Tensor *linalg_matmul(Ctx *c, Tensor *a, Tensor *b);
 /* numpy.dot: scalars multiply, 1-d·1-d inner product, N-d·1-d, N-d·M-d sum over the last
    axis of a and the second-to-last of b.  ValueError "shapes (2,3) and (2,3) not aligned:
-   3 (dim 1) != 2 (dim 0)". */
+   3 (dim 1) != 2 (dim 0)".  Float operands of at most 2 dims of which one is a single
+   element (0-d, (1,), (1, 1)) take NumPy's BLAS scalar case: a lone result is the plain
+   product (-0.0 kept), more results are added to zeros (axpy), so -0.0 becomes 0.0. */
 RT_HIDDEN Tensor *linalg_dot(Ctx *c, Tensor *a, Tensor *b);
+/* numpy.vdot of real operands: the dot product of the flattened a and b (equal sizes, else
+   linalg_dot's ValueError), without the scalar case.  New 0-d tensor or NULL. */
+RT_HIDDEN Tensor *linalg_vdot(Ctx *c, Tensor *a, Tensor *b);
 
 /* ------------------------------------------------------------------------------------------
 ** Creation.

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
 #endif
@@ -128,7 +129,9 @@ Tensor *tensor_empty(Ctx *c, DType dt, int ndim, const int64_t *shape) {
     if (clean && c->status == TSR_ERR_MEMORY) array_memory_error(c, dt, ndim, shape, nbytes);
     return NULL;
   }
-  strides_c_order(ndim, shape, strides);
+  /* NumPy 1.24 gives a new array without elements zero strides ((0,), (0, 0)) */
+  if (size == 0) memset(strides, 0, sizeof strides);
+  else strides_c_order(ndim, shape, strides);
   Tensor *t = tensor_header(c, s, dt, ndim, shape, strides, 0);
   if (!t) storage_release(s);
   return t;
@@ -271,8 +274,8 @@ Tensor *tensor_wrap(Ctx *c, DType dt, int ndim, const int64_t *shape,
 
 bool tensor_is_contiguous(const Tensor *t) {
   int64_t s = 1;
+  if (tensor_size(t) == 0) return true;
   for (int i = t->ndim - 1; i >= 0; i--) {
-    if (t->shape[i] == 0) return true;
     if (t->shape[i] != 1 && t->strides[i] != s) return false;
     s *= t->shape[i];
   }
@@ -281,8 +284,8 @@ bool tensor_is_contiguous(const Tensor *t) {
 
 bool tensor_is_f_contiguous(const Tensor *t) {
   int64_t s = 1;
+  if (tensor_size(t) == 0) return true;
   for (int i = 0; i < t->ndim; i++) {
-    if (t->shape[i] == 0) return true;
     if (t->shape[i] != 1 && t->strides[i] != s) return false;
     s *= t->shape[i];
   }
@@ -668,6 +671,38 @@ Tensor *tensor_ravel(Ctx *c, Tensor *t) {
   int64_t one = 1;
   Tensor *r = tensor_view(cp, 1, &n, &one, cp->offset);
   tensor_release(cp);
+  return r;
+}
+
+void tensor_memory_order(const Tensor *t, int *axes) {
+  /* sorted from the innermost axis outwards: inner[k] is the k-th innermost axis */
+  int inner[TSR_MAXDIMS], n = t->ndim;
+  for (int k = 0; k < n; k++) inner[k] = n - 1 - k;
+  for (int k = 1; k < n; k++) {
+    int ax = inner[k], pos = k;
+    int64_t s0 = t->shape[ax] == 1 ? 0 : llabs(t->strides[ax]);
+    for (int j = k - 1; j >= 0; j--) {
+      int64_t s1 = t->shape[inner[j]] == 1 ? 0 : llabs(t->strides[inner[j]]);
+      if (s0 == 0 || s1 == 0) continue;
+      if (s1 <= s0) break;
+      pos = j;
+    }
+    memmove(&inner[pos + 1], &inner[pos], (size_t)(k - pos) * sizeof(int));
+    inner[pos] = ax;
+  }
+  for (int k = 0; k < n; k++) axes[k] = inner[n - 1 - k];
+}
+
+Tensor *tensor_ravel_order(Ctx *c, Tensor *t, char order) {
+  if (order == 'A') order = tensor_is_f_contiguous(t) && !tensor_is_contiguous(t) ? 'F' : 'C';
+  if (order == 'C') return tensor_ravel(c, t);
+  int axes[TSR_MAXDIMS];
+  if (order == 'K') tensor_memory_order(t, axes);
+  else for (int i = 0; i < t->ndim; i++) axes[i] = t->ndim - 1 - i;
+  Tensor *p = tensor_transpose(c, t, axes);
+  if (!p) return NULL;
+  Tensor *r = tensor_ravel(c, p);
+  tensor_release(p);
   return r;
 }
 

@@ -47,7 +47,23 @@ import gen  # noqa: E402
 import numclose  # noqa: E402
 import oracle_batch  # noqa: E402
 
-ORACLE = os.path.join(os.path.dirname(ROOT), "shared", "oracle", "numpy-run")
+
+
+def find_oracle():
+    """numpy-run: $TSR_ORACLE, else shared/oracle/numpy-run beside the checkout or beside one of
+    its parent folders (a worktree lives one level further down than the main checkout)."""
+    if os.environ.get("TSR_ORACLE"):
+        return os.environ["TSR_ORACLE"]
+    d = ROOT
+    for _ in range(3):
+        d = os.path.dirname(d)
+        path = os.path.join(d, "shared", "oracle", "numpy-run")
+        if os.path.exists(path):
+            return path
+    return None
+
+
+ORACLE = find_oracle()
 
 # NumPy 1.24 on an AVX-512 CPU (AVX512F/AVX512_SKX dispatch) computes these with its own SIMD
 # kernels or Intel's SVML instead of libm: exp/log (float32 and float64), sin/cos (float32),
@@ -194,7 +210,7 @@ def expression_variants(stmt):
             kids = [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)
                     and not (isinstance(node, ast.Call) and c is node.func)]
             for c in kids:
-                if isinstance(c, ast.Constant):
+                if isinstance(c, ast.Constant) or (isinstance(c, ast.Name) and c.id == "np"):
                     continue
                 t2 = ast.parse(stmt)
                 walk2 = [n for n in ast.walk(t2)]
@@ -219,18 +235,28 @@ def replace_node(tree, old, new):
     return False
 
 
+def symptom(o, t):
+    """The kind of a difference: which exception each side raised, and whether tsr crashed.
+    A minimised program must keep it, so that removing a definition (NameError in both, then
+    a missing feature in tsr) does not pass for the bug."""
+    return o.kind, t.kind, bool(t.problem)
+
+
 def minimise(tsr, source, tmpdir, budget_runs=400):
-    """A small program that still shows an unexplained difference (source must show one)."""
+    """A small program that still shows an unexplained difference of the same symptom
+    (source must show one)."""
     lines = source.rstrip("\n").split("\n")
     head, body = lines[:1], lines[1:]
     budget = [budget_runs]
+    first = check(tsr, source, tmpdir, "probe")
+    want = symptom(first[0], first[1])
 
     def interesting(stmts):
         budget[0] -= 1
         if budget[0] < 0:
             return False
         r = check(tsr, "\n".join(head + stmts) + "\n", tmpdir, "probe")
-        return r is not None and r[2] is None
+        return r is not None and r[2] is None and symptom(r[0], r[1]) == want
 
     body = ddmin(body, interesting, budget)
     changed = True
@@ -282,6 +308,9 @@ def main(argv):
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv[1:])
     global PRELUDE
+    if ORACLE is None:
+        print("fuzzdiff: skipped (no shared/oracle/numpy-run found; set TSR_ORACLE)")
+        return 0
     PRELUDE = prelude_for_numpy_programs()
     sys.setrecursionlimit(1000)
     tsr = os.path.abspath(args.tsr)

@@ -81,7 +81,9 @@ def int_specials(dt):
     vals = [lo, hi, 0, 1, 2, 3, 5, 7, 100, lo + 1, hi - 1]
     if lo < 0:
         vals += [-1, -2, -7, -100]
-    return [v for v in vals if lo <= v <= hi]
+    # -2**63 written as a literal is -(2**63), beyond 64 bits (README)
+    return [str(v) if v != -2 ** 63 else "(-9223372036854775807 - 1)"
+            for v in vals if lo <= v <= hi]
 
 
 class Reject(Exception):
@@ -133,7 +135,7 @@ class Gen:
         if dt in ("bool", "bool_"):
             return self.pick(["True", "False"])
         if dt in INTS:
-            return str(self.pick(int_specials(dt)))
+            return self.pick(int_specials(dt))
         return self.pick(FLOAT_SPECIALS)
 
     # ---- running candidates on the shadow ------------------------------------------------
@@ -345,7 +347,7 @@ def array_literal(g, shape, dt):
     """An np.array(...) expression of this shape and dtype holding special values."""
     size = int(np.prod(shape)) if shape else 1
     if dt == "uint64" and g.chance(0.5):
-        vals = [g.pick(["-1", "0", "1", "-9223372036854775808", "9223372036854775807", "12"])
+        vals = [g.pick(["-1", "0", "1", "(-9223372036854775807 - 1)", "9223372036854775807", "12"])
                 for _ in range(size)]
         src = nest(vals, shape)
         return f"np.array({src}).astype(np.uint64)"
@@ -498,7 +500,7 @@ def unary_ufunc(g):
     if fn == "reciprocal" and op[1].dtype.kind in "iu":
         return None  # integer 1/0 is undefined behaviour in NumPy's C loop
     e = f"np.{fn}({op[0]}{ufunc_kwargs(g, op[1].shape)})"
-    g.emit(show(g, e))
+    show(g, e)
 
 
 def binary_ufunc(g):
@@ -532,7 +534,7 @@ def binary_ufunc(g):
     if open_gate("integer power of an empty array") and ("power" in e or "**" in e):
         if any(v.size == 0 for v in bv):
             return None
-    g.emit(show(g, e))
+    show(g, e)
 
 
 def broadcastable(s1, s2):
@@ -544,7 +546,19 @@ def broadcastable(s1, s2):
 
 
 def show(g, e):
-    """A statement that shows expression e: print, repr, or its dtype and shape."""
+    """Emits a statement that shows expression e: print, repr, or its dtype and shape; not if
+    e's value is one tsr documents as different (reject_reason)."""
+    try:
+        g.value(e)
+    except Reject:
+        return None
+    except Exception:
+        pass
+    g.emit(show_text(g, e))
+
+
+def show_text(g, e):
+    """A statement that shows expression e."""
     c = g.r.random()
     if c < 0.5:
         return f"print({e})"
@@ -552,7 +566,7 @@ def show(g, e):
         return f"print(repr({e}))"
     if c < 0.9:
         return f"{g.name('r')} = {e}"
-    return f"print(({e}).dtype, np.shape({e}))"
+    return f"print(({e}).dtype, ({e}).shape)"
 
 
 # ---- reductions ----------------------------------------------------------------------------
@@ -633,7 +647,7 @@ def reduction(g):
         e = f"({expr}).{fn}({text})"
     else:
         e = f"np.{fn}({expr}{', ' if text else ''}{text})"
-    g.emit(show(g, e))
+    show(g, e)
 
 
 # ---- shape, sorting, searching, sets ---------------------------------------------------------
@@ -673,8 +687,8 @@ def shape_fn(g):
         f"({x}).astype(np.{g.dtype()})", f"({x}).copy()", f"np.ascontiguousarray({x})",
         f"np.zeros_like({x})", f"np.ones_like({x}, dtype=np.{g.dtype()})",
         f"np.full_like({x}, {g.scalar_literal(str(v.dtype))})",
-        f"({x}).tolist()", f"({x}).item(0)" if v.size else f"np.size({x})",
-        f"np.broadcast_to({x}, (2,) + np.shape({x}))",
+        f"({x}).tolist()", f"({x}).item(0)" if v.size else f"({x}).size",
+        f"np.broadcast_to({x}, (2,) + ({x}).shape)",
         f"({x}).T.copy().strides" if not (open_gate("strides of size-0 and fancy-indexed arrays")
                                           and (v.size == 0 or 1 in v.shape)) else f"({x}).shape",
         f"({x}).ndim, ({x}).size, ({x}).itemsize, ({x}).nbytes",
@@ -689,7 +703,7 @@ def shape_fn(g):
     e = g.pick(choices)
     if "np.clip" in e and "nan" in e and open_gate("clip NaN bound"):
         return None
-    g.emit(show(g, e))
+    show(g, e)
 
 
 def sort_fn(g):
@@ -727,7 +741,7 @@ def sort_fn(g):
                     f"np.intersect1d({x}, {y[0]})", f"np.union1d({x}, {y[0]})",
                     f"np.setdiff1d({x}, {y[0]})", f"np.setxor1d({x}, {y[0]})"]
     e = g.pick([c for c in choices if c])
-    g.emit(show(g, e))
+    show(g, e)
 
 
 def stats_fn(g):
@@ -753,7 +767,7 @@ def stats_fn(g):
     choices = [c for c in choices if c]
     if not choices:
         return None
-    g.emit(show(g, g.pick(choices)))
+    show(g, g.pick(choices))
 
 
 # ---- products and linalg ---------------------------------------------------------------------
@@ -786,7 +800,7 @@ def linalg(g):
         f"np.linalg.matrix_power({m}, {g.pick([0, 1, 2, 3, -1])})",
         f"np.linalg.multi_dot([{m}, {m}, {b}])",
     ])
-    g.emit(show(g, e))
+    show(g, e)
 
 
 def product(g):
@@ -816,7 +830,7 @@ def product(g):
         e = f"np.tensordot({a[0]}, {b[0]}, axes={g.pick([0, 1])})"
     else:
         e = f"np.{fn}({a[0]}, {b[0]})"
-    g.emit(show(g, e))
+    show(g, e)
 
 
 # ---- printing --------------------------------------------------------------------------------

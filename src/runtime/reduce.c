@@ -845,10 +845,11 @@ Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes, bool
   case RED_MAX:
   case RED_MIN:
     if (tensor_size(t) == 0) {
-      int64_t oshape[TSR_MAXDIMS], osize = 1;
-      int ond = out_shape(t, red, false, oshape);
-      for (int i = 0; i < ond; i++) osize *= oshape[i];
-      if (osize > 0) {
+      /* NumPy's rule: a reduced axis of length 0, even when the result is empty too
+         (zeros((0, 0)).max(axis=0) fails, zeros((2, 0, 3)).max(axis=(0, 2)) is empty) */
+      bool empty_axis = false;
+      for (int i = 0; i < t->ndim; i++) empty_axis |= red[i] && t->shape[i] == 0;
+      if (empty_axis) {
         ERR_VALUE(c, "zero-size array to reduction operation %s which has no identity",
                   op == RED_MAX ? "maximum" : "minimum");
         return NULL;

@@ -260,7 +260,10 @@ def minimise(tsr, source, tmpdir, budget_runs=400):
         budget[0] -= 1
         if budget[0] < 0:
             return False
-        r = check(tsr, "\n".join(head + stmts) + "\n", tmpdir, "probe")
+        source = "\n".join(head + stmts) + "\n"
+        if gen.validate(source) is not None:
+            return False
+        r = check(tsr, source, tmpdir, "probe")
         return r is not None and r[2] is None and symptom(r[0], r[1]) == want
 
     body = ddmin(body, interesting, budget)

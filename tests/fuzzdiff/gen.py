@@ -52,6 +52,8 @@ KNOWN_OPEN = {
     "format_float_scientific precision": "issue 24 item 8",
     "integer power of an empty array": "issue 24 item 9",
     "any/all out=": "issue 24 item 10",
+    "0-d out= returns out": "issue 24 item 10, for ufuncs: np.absolute(a, out=a) with a 0-d a "
+                            "returns a itself (array(100)), tsr a scalar",
     "strides of size-0 and fancy-indexed arrays": "issue 24 item 13",
     "in-place bitwise op of a float": "issue 24 item 14: bool_array &= 0.5 is NumPy's TypeError "
                                       "'not supported for the input types', tsr's UFuncTypeError",
@@ -62,6 +64,17 @@ KNOWN_OPEN = {
     "var of a non-C-contiguous float array": "found by fuzzdiff: NumPy's var/nanvar allocate "
         "the deviations in the input's memory order (K), so their float sum adds in memory "
         "order; tsr's in C order (last bits of float32 results differ)",
+    "x ** scalar fast paths": "found by fuzzdiff: NumPy's ndarray.__pow__ with a scalar "
+        "(or 0-d) exponent of 0.5, 1, 2, -1 or 0 calls sqrt, positive, square, reciprocal, "
+        "ones_like (fast_scalar_power): np.array([-0.0, -np.inf]) ** 0.5 is [-0., nan] (tsr's "
+        "pow: [0., inf]) and float32_array ** np.array(1.0) stays float32",
+    "flip of a 0-d array": "issue 24 item 4's family, found by fuzzdiff: np.flip(np.array(3)) "
+                           "is a NumPy scalar in NumPy (x[()]), a 0-d array in tsr",
+    "vdot of strided operands": "found by fuzzdiff: np.vdot(a[::2], b[::2]) and np.vdot(a[::-1], b) "
+        "of float32 differ from NumPy's in the last bits (NumPy's dotfunc on the strides, "
+        "a plain loop for negative ones; tsr copies)",
+    "tril/triu of a 0-d array": "found by fuzzdiff: np.tril(np.array(7.0)) is NumPy's TypeError, "
+                                "tsr's IndexError",
     "ufunc dtype= checks": "found by fuzzdiff: dtype= must pick a loop with that output type "
                            "and cast the inputs same_kind (np.floor([1, 2], dtype=np.int64) "
                            "and np.invert(np.array([1]), dtype=np.uint64) raise TypeError)",
@@ -340,6 +353,8 @@ def view_of(g, expr, val):
     elif kind == "newaxis":
         e = f"{expr}[..., np.newaxis]" if g.chance(0.5) else f"{expr}[None]"
     elif kind == "flip":
+        if nd == 0 and open_gate("flip of a 0-d array"):
+            return None
         e = f"np.flip({expr})" if nd == 0 or g.chance(0.3) else f"np.flip({expr}, {g.r.randrange(-nd, nd)})"
     elif kind == "swapaxes":
         e = f"{expr}.swapaxes({g.r.randrange(-nd, nd)}, {g.r.randrange(nd)})"
@@ -485,7 +500,8 @@ def assign(g):
             rval = g.value(rhs)
         except Exception:
             return None
-        if not broadcastable(np.shape(tval), np.shape(rval)) and \
+        if (not broadcastable(np.shape(tval), np.shape(rval)) or
+                np.broadcast_shapes(np.shape(tval), np.shape(rval)) != np.shape(tval)) and \
                 open_gate("in-place op: cast error before broadcast error"):
             return None
         if not nep50_agrees(g, f"({target}) {aug[:-1]} ({rhs})"):
@@ -513,18 +529,52 @@ OPERATORS = ["+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>", "==
 SIGNED_ZERO_UFUNCS = {"maximum", "minimum", "fmax", "fmin"}
 
 
+def fits(v, dt):
+    """Are all of float array v's values finite and within integer dtype dt's range?"""
+    info = np.iinfo(dt)
+    with np.errstate(invalid="ignore"):
+        return bool(np.all(np.isfinite(v)) and np.all(v >= info.min) and np.all(v <= info.max))
+
+
 def has_zero(*vals):
     return any(isinstance(v, (np.ndarray, np.generic)) and v.dtype.kind == "f" and
                np.any(np.asarray(v) == 0) for v in vals)
 
 
-def ufunc_kwargs(g, result_shape):
+BOOL_RESULT = {"equal", "not_equal", "less", "greater", "less_equal", "greater_equal",
+               "logical_and", "logical_or", "logical_xor"}
+
+
+def dtype_kw_agrees(g, fn, operands, dt):
+    """While "ufunc dtype= checks" is open: does NumPy's fn(*operands, dtype=dt) give what
+    tsr computes, the operands cast to dt first (for the comparisons: the result cast)?"""
+    ops = ", ".join(operands)
+    cast = ", ".join(f"np.asarray({o}).astype(np.{dt})" for o in operands)
+    other = f"np.{fn}({ops}).astype(np.{dt})" if fn in BOOL_RESULT else f"np.{fn}({cast})"
+    try:
+        want = g.value(f"np.{fn}({ops}, dtype=np.{dt})")
+        got = g.value(other)
+    except Exception:
+        return False
+    if not isinstance(want, (np.ndarray, np.generic)) or want.dtype != got.dtype or \
+            np.shape(want) != np.shape(got):
+        return False
+    if want.dtype.kind == "f":
+        return bool(np.array_equal(want, got, equal_nan=True) and
+                    np.array_equal(np.signbit(want), np.signbit(got)))
+    return bool(np.array_equal(want, got))
+
+
+def ufunc_kwargs(g, result_shape, fn=None, operands=()):
     """ out=/dtype= keyword text for a ufunc call producing result_shape."""
     kw = ""
     if g.chance(0.2):
-        kw += f", dtype=np.{g.dtype()}"
+        dt = g.dtype()
+        if not open_gate("ufunc dtype= checks") or dtype_kw_agrees(g, fn, operands, dt):
+            kw += f", dtype=np.{dt}"
     if g.chance(0.15):
-        out = g.arrays(lambda v: v.shape == result_shape and v.flags.writeable)
+        out = g.arrays(lambda v: v.shape == result_shape and v.flags.writeable and
+                       (v.ndim > 0 or not open_gate("0-d out= returns out")))
         if out:
             kw += f", out={g.pick(out)}"
     return kw
@@ -537,7 +587,7 @@ def unary_ufunc(g):
     fn = g.pick(UNARY)
     if fn == "reciprocal" and op[1].dtype.kind in "iu":
         return None  # integer 1/0 is undefined behaviour in NumPy's C loop
-    e = f"np.{fn}({op[0]}{ufunc_kwargs(g, op[1].shape)})"
+    e = f"np.{fn}({op[0]}{ufunc_kwargs(g, op[1].shape, fn, [op[0]])})"
     show(g, e)
 
 
@@ -565,13 +615,20 @@ def binary_ufunc(g):
             shp = np.broadcast_shapes(*[v.shape for v in bv])
         except ValueError:
             shp = None
-        e = f"np.{fn}({a[0]}, {b[0]}{ufunc_kwargs(g, shp)})"
+        e = f"np.{fn}({a[0]}, {b[0]}{ufunc_kwargs(g, shp, fn, [a[0], b[0]])})"
     else:
         o = g.pick(OPERATORS)
         e = f"({a[0]}) {o} ({b[0]})"
     if open_gate("integer power of an empty array") and ("power" in e or "**" in e):
         if any(v.size == 0 for v in bv):
             return None
+    if "**" in e and open_gate("x ** scalar fast paths"):
+        try:
+            ev = g.value(b[0])
+            if np.ndim(ev) == 0 and float(ev) in (0.5, 1.0, 2.0, -1.0, 0.0):
+                return None
+        except Exception:
+            pass
     show(g, e)
 
 
@@ -682,6 +739,8 @@ def reduction(g):
         kw.append("keepdims=True")
     if extra.startswith("dtype") and g.chance(0.35):
         dt = g.pick(DTYPES if extra != "dtype_f" else FLOATS + INTS)
+        if dt in INTS and val.dtype.kind == "f" and not fits(val, dt):
+            dt = "float64"  # an out-of-range float -> int cast is undefined in C
         if fn == "mean" and dt not in FLOATS and open_gate("mean integer dtype"):
             dt = "float64"
         kw.append(f"dtype=np.{dt}")
@@ -736,13 +795,16 @@ def shape_fn(g):
         f"np.array_split({x}, {g.pick([1, 2, 3])}, axis={ax})",
         f"np.tile({x}, {g.pick([2, '(2, 1)', '(1, 2, 2)', 0])})",
         f"np.repeat({x}, {g.pick([2, 0, '[1, 2]'])}, axis={ax if nd and g.chance(0.7) else None})",
-        f"np.flip({x})", f"np.rot90({x}, {g.pick([1, 2, -1])})",
+        f"np.rot90({x}, {g.pick([1, 2, -1])})",
         f"np.moveaxis({x}, 0, -1)", f"np.swapaxes({x}, 0, {ax})", f"np.transpose({x})",
+        f"np.flip({x})" if nd or not open_gate("flip of a 0-d array") else f"np.transpose({x})",
         f"np.atleast_1d({x})", f"np.atleast_2d({x})", f"np.atleast_3d({x})",
         f"np.where({x} > {g.scalar_literal(str(v.dtype))}, {x}, {y})",
         f"np.where({x})",
         f"np.take({x}, {g.pick(['[0, -1]', '0', '[[1, 0]]'])}, axis={ax if nd else None})",
-        f"np.diag({x})", f"np.diagonal({x})", f"np.trace({x})", f"np.tril({x})", f"np.triu({x}, 1)",
+        f"np.diag({x})", f"np.diagonal({x})", f"np.trace({x})",
+        f"np.tril({x})" if nd or not open_gate("tril/triu of a 0-d array") else f"np.diag({x})",
+        f"np.triu({x}, 1)" if nd or not open_gate("tril/triu of a 0-d array") else f"np.trace({x})",
         f"np.clip({x}, {g.scalar_literal(str(v.dtype))}, {g.scalar_literal(str(v.dtype))})",
         f"np.around({x}, {g.pick([0, 1, -1, 2])})",
         f"({x}).reshape({g.pick(['-1', '(1, -1)', '(-1, 1)'])})",
@@ -765,6 +827,13 @@ def shape_fn(g):
     e = g.pick(choices)
     if "np.clip" in e and "nan" in e and open_gate("clip NaN bound"):
         return None
+    if "np.clip" in e and v.dtype.kind == "f" and \
+            open_gate("signed zeros of minimum/maximum/fmin/fmax/dot/inner"):
+        try:
+            if np.any(g.value(e) == 0):
+                return None  # clip is maximum then minimum: which zero comes out is item 6
+        except Exception:
+            pass
     show(g, e)
 
 
@@ -776,8 +845,11 @@ def sort_fn(g):
     nd = v.ndim
     ax = g.r.randrange(-nd, nd) if nd else -1
     lane = v.shape[ax] if nd else 1
-    # README: argsort sorts stably; NumPy's default introsort order of ties may differ
+    # README: tsr sorts stably; NumPy's default introsort puts ties of lanes longer than 16 in
+    # an order of its own (seen in argsort, and in sort and unique through 0.0 and -0.0)
     kind = "" if lane <= 16 else ", kind='stable'"
+    if v.dtype.kind == "f" and v.size > 16 and np.any(v == 0):
+        return None
     choices = [
         f"np.sort({x}, axis={ax if nd else None})", f"np.argsort({x}, axis={ax}{kind})" if nd else None,
         f"np.sort({x}, axis=None)", f"np.argsort({x}, axis=None, kind='stable')",
@@ -798,6 +870,9 @@ def sort_fn(g):
             if not np.isnan(s.astype(float)).any() else None,
         ]
     y = g.operand()
+    if y and v.size + y[1].size > 16 and any(w.dtype.kind == "f" and np.any(w == 0)
+                                             for w in (v, y[1])):
+        y = None  # the same README rule, for the sort inside the set functions
     if y:
         choices += [f"np.isin({x}, {y[0]})", f"np.in1d({x}, {y[0]})",
                     f"np.intersect1d({x}, {y[0]})", f"np.union1d({x}, {y[0]})",
@@ -872,7 +947,14 @@ def product(g):
     b = g.operand(lambda v: v.ndim in (1, 2) and v.dtype.kind in "iuf")
     if not b:
         return None
+    # BLAS may skip a product by a zero scalar (NumPy's dot of a 1x1 by NaNs is 0): IEEE
+    # propagation of NaN and inf through matrix products is not part of the contract
+    if not all(np.all(np.isfinite(x[1])) for x in (a, b) if x[1].dtype.kind == "f"):
+        return None
     fn = g.pick(["dot", "matmul", "inner", "outer", "vdot", "kron", "tensordot", "@", "einsum"])
+    if fn == "vdot" and open_gate("vdot of strided operands") and \
+            not (a[1].flags.c_contiguous and b[1].flags.c_contiguous):
+        return None
     if fn in ("dot", "inner") and open_gate("signed zeros of minimum/maximum/fmin/fmax/dot/inner"):
         try:
             res = g.value(f"np.{fn}({a[0]}, {b[0]})")
@@ -972,6 +1054,63 @@ def program(seed, statements=None):
 
 
 DEFAULT_PRINTOPTIONS = np.get_printoptions()
+
+
+def validate(source):
+    """None if every statement of source keeps to the generator's rules, else the rule a
+    statement breaks (a documented difference): the minimiser's candidates must keep to them
+    too, or it would shrink a bug into a documented difference.  Runs on a fresh shadow; the
+    statement that raises ends the check."""
+    import ast
+    g = Gen(0)
+    try:
+        for line in source.splitlines()[1:]:
+            try:
+                tree = ast.parse(line)
+            except SyntaxError:
+                return None
+            exprs = []
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                        node.func.id == "print":
+                    exprs += node.args
+            for node in ast.walk(tree):
+                if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and \
+                        open_gate("x ** scalar fast paths"):
+                    try:
+                        ev = g.value(ast.unparse(node.right))
+                        if np.ndim(ev) == 0 and float(ev) in (0.5, 1.0, 2.0, -1.0, 0.0):
+                            return "x ** scalar fast paths"
+                    except Exception:
+                        pass
+            st = tree.body[0] if tree.body else None
+            if isinstance(st, ast.Assign):
+                exprs.append(st.value)
+            elif isinstance(st, ast.AugAssign):
+                exprs.append(ast.BinOp(st.target, st.op, st.value))
+            for e in exprs:
+                text = ast.unparse(e)
+                if text.startswith("repr(") and isinstance(e, ast.Call):
+                    text = ast.unparse(e.args[0]) if e.args else text
+                try:
+                    reason = reject_reason(g.value(text))
+                except Reject as r:
+                    return str(r)
+                except Exception:
+                    continue
+                if reason:
+                    return reason
+                if not nep50_agrees(g, text):
+                    return "NEP 50"
+            try:
+                g.shadow(line)
+            except Reject as r:
+                return str(r)
+            except Exception:
+                return None
+        return None
+    finally:
+        np.set_printoptions(**DEFAULT_PRINTOPTIONS)
 
 if __name__ == "__main__":
     import sys

@@ -75,6 +75,14 @@ KNOWN_OPEN = {
         "a plain loop for negative ones; tsr copies)",
     "tril/triu of a 0-d array": "found by fuzzdiff: np.tril(np.array(7.0)) is NumPy's TypeError, "
                                 "tsr's IndexError",
+    "convolve/correlate of floats": "found by fuzzdiff: NumPy adds each output with the BLAS "
+        "dot (SIMD order for 8 or more terms), tsr in sequence: np.convolve(x, x) of "
+        "np.linspace(0, 1, 12, dtype=np.float32) differs in the last bits",
+    "var/std of integers with dtype=float32": "issue 24 item 2's family, found by fuzzdiff: "
+        "np.array(4294967294).std(dtype=np.float32) is 2.0 (NumPy subtracts the float32 mean "
+        "from the int64 data in float64), tsr 0.0",
+    "histogram of int64 beyond 2**53": "found by fuzzdiff: np.histogram([-9223372036854775807]) "
+        "is NumPy's IndexError (its bin index overflows), tsr answers",
     "ufunc dtype= checks": "found by fuzzdiff: dtype= must pick a loop with that output type "
                            "and cast the inputs same_kind (np.floor([1, 2], dtype=np.int64) "
                            "and np.invert(np.array([1]), dtype=np.uint64) raise TypeError)",
@@ -747,7 +755,10 @@ def reduction(g):
     if extra == "ddof" and g.chance(0.4):
         kw.append(f"ddof={g.pick([0, 1, 2])}")
     if fn in ("std", "var") and g.chance(0.2):
-        kw.append(f"dtype=np.{g.pick(FLOATS)}")
+        if val.dtype.kind in "biu" and open_gate("var/std of integers with dtype=float32"):
+            kw.append("dtype=np.float64")
+        else:
+            kw.append(f"dtype=np.{g.pick(FLOATS)}")
     if extra == "weights" and g.chance(0.5) and val.ndim > 0:
         ax = [k for k in kw if k.startswith("axis=") and k != "axis=None"]
         if not ax:
@@ -888,14 +899,19 @@ def stats_fn(g):
     x, v = op
     nd = v.ndim
     choices = []
+    big = v.dtype.kind in "iu" and v.size and np.abs(v.astype(float)).max() > 2.0 ** 53
+    if nd >= 1 and not (big and open_gate("histogram of int64 beyond 2**53")):
+        choices.append(f"np.histogram({x}, bins={g.pick([3, 5, '[0, 1, 2, 10]'])})")
     if nd >= 1:
         choices += [f"np.diff({x}, {g.pick([1, 2])}, axis={g.r.randrange(-nd, nd)})",
-                    f"np.histogram({x}, bins={g.pick([3, 5, '[0, 1, 2, 10]'])})",
                     f"np.gradient({x}.astype(np.float64))" if v.size and min(v.shape) >= 2 else None]
     if nd == 1 and v.dtype.kind in "iub":
         choices.append(f"np.bincount(np.abs({x}.astype(np.int64)) % 10)")
     if nd == 1 and v.size:
         y = g.operand(lambda w: w.ndim == 1 and w.size > 0)
+        if y and min(v.size, y[1].size) >= 8 and "f" in (v.dtype.kind, y[1].dtype.kind) and \
+                open_gate("convolve/correlate of floats"):
+            y = None
         if y:
             choices += [f"np.convolve({x}, {y[0]}, mode='{g.pick(['full', 'same', 'valid'])}')",
                         f"np.correlate({x}, {y[0]}, mode='{g.pick(['full', 'same', 'valid'])}')",

@@ -748,6 +748,28 @@ static int bi_take(Interp *I, const Args *a, Value *out) {
     goto done;
   }
   if (!(idx = take_indices(I, s[1], mode, t->shape[axis]))) goto done;
+  {
+    /* NumPy checks no index when the result is empty, and fails a non-empty take from an
+       empty axis with its own message (found by fuzzdiff) */
+    int64_t shape[TSR_MAXDIMS], size = 1;
+    int nd = 0;
+    if (t->ndim - 1 + idx->ndim > TSR_MAXDIMS) {
+      IERR_VALUE(I, "take: too many dimensions");
+      goto done;
+    }
+    for (int i = 0; i < axis; i++) shape[nd++] = t->shape[i];
+    for (int i = 0; i < idx->ndim; i++) shape[nd++] = idx->shape[i];
+    for (int i = axis + 1; i < t->ndim; i++) shape[nd++] = t->shape[i];
+    for (int i = 0; i < nd; i++) size *= shape[i];
+    if (size == 0) {
+      r = tensor_empty(c, t->dtype, nd, shape);
+      goto done;
+    }
+    if (t->shape[axis] == 0) {
+      IERR_INDEX(I, "cannot do a non-empty take from an empty axes.");
+      goto done;
+    }
+  }
   IndexItem items[TSR_MAXDIMS];
   memset(items, 0, sizeof items);
   for (int i = 0; i < axis; i++) items[i].kind = IDX_SLICE;

@@ -88,6 +88,9 @@ KNOWN_OPEN = {
         "the value first ([1, 0, 2, 3])",
     "percentile of an empty bool array": "found by fuzzdiff: NumPy's IndexError (empty take) "
                                          "comes before tsr's TypeError (boolean subtract)",
+    "isin of int64 with uint64 beyond 2**53": "found by fuzzdiff: NumPy's in1d compares "
+        "int64 with uint64 in float64 (their common type): np.isin(np.array([2**63 - 1], "
+        "np.uint64), [2**63 - 2]) is True there, False in tsr",
     "ufunc dtype= checks": "found by fuzzdiff: dtype= must pick a loop with that output type "
                            "and cast the inputs same_kind (np.floor([1, 2], dtype=np.int64) "
                            "and np.invert(np.array([1]), dtype=np.uint64) raise TypeError)",
@@ -895,6 +898,10 @@ def sort_fn(g):
             if not np.isnan(s.astype(float)).any() else None,
         ]
     y = g.operand()
+    if y and {v.dtype.kind, y[1].dtype.kind} == {"i", "u"} and \
+            any(w.size and np.abs(w.astype(float)).max() > 2.0 ** 53 for w in (v, y[1])) and \
+            open_gate("isin of int64 with uint64 beyond 2**53"):
+        y = None
     if y and any(w.dtype.kind == "f" and np.any(w == 0) for w in (v, y[1])):
         y = None  # the same README rule, for the sort inside the set functions
     if y:

@@ -329,6 +329,7 @@ static tsr_Status run_chunk(Interp *I, const char *src, size_t len, const char *
     I->err_line = line; I->err_col = col;
     return record_error(I, name, src, len);
   }
+  interp_choose_namespace(I, ch);
   ChunkRef *cr = chunkref_new(I, ch);
   if (!cr) { chunk_free(&I->ctx, ch); return record_error(I, name, src, len); }
   Value res = v_none();

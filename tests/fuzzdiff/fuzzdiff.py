@@ -7,9 +7,9 @@ Usage: /usr/bin/python3 tests/fuzzdiff/fuzzdiff.py [--seed S] [--n N] [--tsr bui
 
 Program i of a run is gen.program("S-i"), so a seed and an index name a program for ever (as
 long as gen.py does not change).  Each runs as `tsr FILE` (--jobs at a time) and in this one
-Python process as the oracle would run it (tests/oracle_batch.py's run_one with numpy-run's
-prelude); stdout must be equal byte for byte, and both must succeed, or fail with the same
-exception class (tsr's `Kind` names the oracle's class or one of its bases, as the goldens'
+Python process as the oracle would run it (tests/oracle_batch.py's run_one, with numpy-run's
+prelude and namespace rule); stdout must be equal byte for byte, and both must succeed, or
+fail with the same exception class (tsr's `Kind` names the oracle's class or one of its bases, as the goldens'
 `# expect error:` does).  A crash, a timeout or output on a different path is a difference.
 
 Documented differences are filtered by rule (`explain`), never by listing programs:
@@ -86,12 +86,7 @@ class Result:
         self.stdout, self.kind, self.error, self.problem = stdout, kind, error, problem
 
 
-def prelude_for_numpy_programs():
-    """numpy-run's prelude as it runs for a program that imports numpy (its STAR line dropped)."""
-    text = oracle_batch.load_prelude(ORACLE)
-    return compile(text.replace("from numpy import *\n", "", 1), "<prelude>", "exec")
-
-
+# numpy-run's prelude and namespace rule (oracle_batch.load_oracle), loaded by main
 PRELUDE = None
 
 
@@ -319,7 +314,7 @@ def main(argv):
     if ORACLE is None:
         print("fuzzdiff: skipped (no shared/oracle/numpy-run found; set TSR_ORACLE)")
         return 0
-    PRELUDE = prelude_for_numpy_programs()
+    PRELUDE = oracle_batch.load_oracle(ORACLE)
     sys.setrecursionlimit(1000)
     tsr = os.path.abspath(args.tsr)
     if not os.access(tsr, os.X_OK):

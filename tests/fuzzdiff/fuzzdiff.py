@@ -9,8 +9,8 @@ Program i of a run is gen.program("S-i"), so a seed and an index name a program 
 long as gen.py does not change).  Each runs as `tsr FILE` (--jobs at a time) and in this one
 Python process as the oracle would run it (tests/oracle_batch.py's run_one, with numpy-run's
 prelude and namespace rule); stdout must be equal byte for byte, and both must succeed, or
-fail with the same exception class (tsr's `Kind` names the oracle's class or one of its bases, as the goldens'
-`# expect error:` does).  A crash, a timeout or output on a different path is a difference.
+fail with the same exception class (tsr's `Kind` names the oracle's class or one of its bases,
+as the goldens' `# expect error:` does).  A crash or a timeout of tsr is always a difference.
 
 Documented differences are filtered by rule (`explain`), never by listing programs:
 - NEP 50 (DESIGN 1): NumPy 1.24 has NEP 50's promotion behind `np._set_promotion_state('weak')`;

@@ -745,7 +745,7 @@ static Tensor *arg_reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int 
     else if (keepdims) oshape[ond++] = 1;
   }
   int64_t n = t->shape[ax];
-  if (n == 0 && osize > 0) goto empty;
+  if (n == 0) goto empty;   /* even when the result is empty too, as NumPy */
   if (!(out = tensor_empty(c, TSR_INT64, ond, oshape))) return NULL;
   {
     int64_t isz = (int64_t)dtype_size(t->dtype), s = t->strides[ax] * isz;

@@ -941,6 +941,16 @@ static int index_items(Interp *I, const Tensor *t, Value idx, IndexItem *items, 
   return 0;
 }
 
+/* NumPy stores a Python float into an integer array through Python's int(): NaN and the
+   infinities fail, and so does a value beyond a C long (found by tests/fuzzdiff). */
+static int float_item_check(Interp *I, double d, DType dt) {
+  if (isnan(d)) return ERR_VALUE(&I->ctx, "cannot convert float NaN to integer");
+  if (isinf(d)) return ERR_OVERFLOW(&I->ctx, "cannot convert float infinity to integer");
+  if (dt != TSR_UINT64 && (d >= 9223372036854775808.0 || d < -9223372036854775808.0))
+    return ERR_OVERFLOW(&I->ctx, "Python int too large to convert to C long");
+  return 0;
+}
+
 static int tensor_index(Interp *I, Tensor *t, Value idx, Value *set_value, Value *out) {
   IndexItem items[TSR_MAXDIMS + 1];
   Tensor *tmps[TSR_MAXDIMS + 1];
@@ -965,6 +975,9 @@ static int tensor_index(Interp *I, Tensor *t, Value idx, Value *set_value, Value
       ERR_VALUE(&I->ctx, "setting an array element with a sequence.");
       goto done;
     }
+    if (set_value->type == V_FLOAT && dtype_is_int(t->dtype) &&
+        float_item_check(I, set_value->f, t->dtype))
+      goto done;
     Tensor *v = value_to_tensor(I, *set_value, -1);
     if (!v) goto done;
     rc = index_set(&I->ctx, t, items, n, v);

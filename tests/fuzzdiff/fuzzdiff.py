@@ -70,9 +70,7 @@ ORACLE = find_oracle()
 # and through SVML the float64 and float32 exp2 log2 log10 expm1 log1p cbrt tan arcsin arccos
 # arctan sinh cosh tanh arcsinh arccosh arctanh and power/arctan2.  Their last bit may differ
 # from glibc's, and a printed sum (or a quotient, a variance) of such values shows it.
-AVX512_UFUNCS = ("exp exp2 expm1 log log2 log10 log1p sin cos tan arcsin arccos arctan sinh cosh "
-                 "tanh arcsinh arccosh arctanh cbrt power arctan2 logaddexp logaddexp2 hypot "
-                 "float_power").split()
+AVX512_UFUNCS = gen.AVX512_UFUNCS
 AVX512_RE = re.compile(r"np\.(?:" + "|".join(AVX512_UFUNCS) + r")\(|\*\*")
 # A last-bit difference in float32 (2**-23) amplified a few times by what follows.
 NOISE_RTOL, NOISE_ATOL = 1e-5, 1e-12

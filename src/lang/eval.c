@@ -1228,8 +1228,9 @@ static int get_attr(Interp *I, Value obj, const char *name, Value *out) {
       return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError",
                      "'%s' object has no attribute '%s'", ns, name);
     /* the submodules print as Python names them: numpy.linalg, numpy.random, numpy.fft */
+    bool numpy_sub = strcmp(ns, "numpy") != 0 && !(I->modules && dict_get(I->modules, ns));
     return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError", "module '%s%s' has no attribute '%s'",
-                   strcmp(ns, "numpy") == 0 ? "" : "numpy.", ns, name);
+                   numpy_sub ? "numpy." : "", ns, name);
   }
   case V_TENSOR: {
     int rc = builtins_tensor_attr(I, obj.t, name, out);
@@ -1765,15 +1766,7 @@ static int exec_import(Interp *I, Node *n) {
   Ctx *c = &I->ctx;
   const char *mod = n->str;
   Value target;
-  if (strcmp(mod, "numpy") == 0) target = value_retain(I->numpy);
-  else if (strncmp(mod, "numpy.", 6) == 0) {
-    Value *m = dict_get(I->numpy_dict, mod + 6);
-    if (!m || m->type != V_NAMESPACE)
-      return ctx_err(c, TSR_ERR_NAME, "ModuleNotFoundError (ImportError)", "No module named '%s'", mod);
-    target = value_retain(*m);
-  } else {
-    return ctx_err(c, TSR_ERR_NAME, "ModuleNotFoundError (ImportError)", "No module named '%s'", mod);
-  }
+  if (interp_import(I, mod, &target) < 0) return -1;
   if (n->kind == N_IMPORT) {
     const char *name = n->a ? n->a->str : mod;
     if (!n->a && strchr(mod, '.')) {   /* import numpy.linalg binds numpy */

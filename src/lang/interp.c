@@ -157,6 +157,49 @@ done:
   return found;
 }
 
+int interp_import(Interp *I, const char *name, Value *out) {
+  Ctx *c = &I->ctx;
+  if (strcmp(name, "numpy") == 0) { *out = value_retain(I->numpy); return 0; }
+  if (strncmp(name, "numpy.", 6) == 0) {
+    Value *m = dict_get(I->numpy_dict, name + 6);
+    if (!m || m->type != V_NAMESPACE) goto missing;
+    *out = value_retain(*m);
+    return 0;
+  }
+  Value *have = I->modules ? dict_get(I->modules, name) : NULL;
+  if (have) { *out = value_retain(*have); return 0; }
+  const ModuleDef *def = NULL;
+  for (const ModuleDef *const *d = I->module_defs; d && *d && !def; d++)
+    if (strcmp((*d)->name, name) == 0) def = *d;
+  if (!def || ((def->flags & MODULE_UNSAFE) && (c->flags & TSR_SANDBOX))) goto missing;
+  if (!I->modules && !(I->modules = dict_new(c))) return -1;
+  Dict *members = dict_new(c);
+  if (!members) return -1;
+  Value ns = new_namespace(I, def->name, members);
+  if (ns.type == V_UNDEF) { dict_free(members); return -1; }
+  int rc = 0;
+  for (const Builtin *b = def->functions; b && b->name && rc == 0; b++) {
+    Value v; v.type = V_BUILTIN; v.bi = b;
+    rc = dict_set(members, b->name, v);
+  }
+  if (rc == 0 && def->init) rc = def->init(I, members);
+  if (rc == 0) rc = dict_set(members, "__name__", value_str(I, def->name, strlen(def->name)));
+  if (rc == 0) rc = dict_set(I->modules, def->name, value_retain(ns));
+  if (rc < 0) { value_decref(ns); return -1; }
+  *out = ns;
+  return 0;
+missing:
+  return ctx_err(c, TSR_ERR_NAME, "ModuleNotFoundError (ImportError)", "No module named '%s'",
+                 name);
+}
+
+void interp_free_argv(Ctx *c, char **argv, int argc) {
+  if (!argv) return;
+  for (int i = 0; i < argc; i++)
+    if (argv[i]) ctx_free(c, argv[i], strlen(argv[i]) + 1);
+  ctx_free(c, argv, (size_t)argc * sizeof(char *));
+}
+
 void interp_choose_namespace(Interp *I, const Chunk *ch) {
   if (I->namespace_rule) return;
   bool plain = imports_numpy(&I->ctx, ch->root);
@@ -235,9 +278,14 @@ void interp_free_contents(Interp *I) {
   if (I->py_builtins) dict_free(I->py_builtins);
   if (I->numpy_dict) dict_free(I->numpy_dict);
   if (I->methods) dict_free(I->methods);
+  if (I->modules) dict_free(I->modules);
+  interp_free_argv(&I->ctx, I->argv, I->argc);
+  I->argv = NULL;
+  I->argc = 0;
   value_gc_free_all(I);   /* whatever is left is cycles */
   buf_free(&I->errbuf);
   I->globals = I->builtins = I->star_builtins = I->py_builtins = I->numpy_dict = I->methods = NULL;
+  I->modules = NULL;
   I->retval = I->numpy = v_none();
   ctx_close_speedups(&I->ctx);   /* stops the pool, returns the cached buffers */
   einsum_cache_free(&I->ctx);

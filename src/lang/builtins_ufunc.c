@@ -58,6 +58,13 @@ static int engine_reduction(BinaryUfunc op) {
   }
 }
 
+/* Is op reorderable in NumPy (commutative and associative: reduce may take several axes)?
+   The engine's reductions above are, and so are these, which fold_axis reduces. */
+static bool reorderable(BinaryUfunc op) {
+  return op == UF_BITWISE_AND || op == UF_BITWISE_OR || op == UF_BITWISE_XOR ||
+         op == UF_LOGICAL_XOR || op == UF_FMAX || op == UF_FMIN;
+}
+
 /* Slice i of t along axis (a view without that axis); NULL only when out of memory. */
 static Tensor *slice_at(Tensor *t, int axis, int64_t i) {
   int64_t shape[TSR_MAXDIMS], strides[TSR_MAXDIMS];
@@ -156,7 +163,27 @@ static int m_reduce(Interp *I, const Args *a, Value *out) {
   } else {
     int n = naxes < 0 ? t->ndim : naxes, axis = 0;
     bool reduced[TSR_MAXDIMS] = {false};
-    if (n > 1) {
+    if (n > 1 && reorderable((BinaryUfunc)op)) {
+      /* several axes: folded one after the other, the highest first (found by fuzzdiff) */
+      bool ok = true;
+      for (int k = 0; ok && k < n; k++) {
+        if (naxes < 0) { reduced[k] = true; continue; }
+        ok = axis_normalize(c, axes[k], t->ndim, &axis) == 0;
+        if (ok && reduced[axis]) {
+          ERR_VALUE(c, "duplicate value in 'axis'");
+          ok = false;
+        }
+        if (ok) reduced[axis] = true;
+      }
+      Tensor *cur = ok ? tensor_retain(t) : NULL;
+      for (int d = t->ndim - 1; cur && d >= 0; d--) {
+        if (!reduced[d]) continue;
+        Tensor *next = fold_axis(c, (BinaryUfunc)op, cur, d);
+        tensor_release(cur);
+        cur = next;
+      }
+      r = cur && keep ? keep_axes(c, cur, t, reduced) : cur;
+    } else if (n > 1) {
       ERR_VALUE(c, "reduction operation '%s' is not reorderable, so at most one axis may be "
                    "specified", binary_ufunc_names[op]);
     } else if (n == 1 && (naxes < 0 || axis_normalize(c, axes[0], t->ndim, &axis) == 0)) {

@@ -828,11 +828,57 @@ def reduction(g):
         if (val.size == 0 or (val.dtype.kind == "f" and np.any(val == 0))) and \
                 open_gate("quantiles of empty or signed-zero data"):
             return None
+    if fn in ("sum", "prod", "mean", "min", "max", "any", "all", "cumsum") and g.chance(0.12):
+        # out=: an existing array of the result's shape
+        try:
+            shp = np.shape(g.value(f"np.{fn}({expr}{', ' if kw else ''}{', '.join(kw)})"))
+            outs = g.arrays(lambda w: w.shape == shp and w.flags.writeable and (
+                w.ndim > 0 or not open_gate("0-d out= returns out")))
+            if outs and not (fn in ("any", "all") and open_gate("any/all out=")):
+                kw.append(f"out={g.pick(outs)}")
+        except Exception:
+            pass
     text = ", ".join(args + kw)
     if fn in METHOD_REDUCTIONS and g.chance(0.4):
         e = f"({expr}).{fn}({text})"
     else:
         e = f"np.{fn}({expr}{', ' if text else ''}{text})"
+    show(g, e)
+
+
+UFUNC_METHOD_OPS = ["add", "multiply", "maximum", "minimum", "subtract", "logical_and",
+                    "logical_or", "bitwise_or", "bitwise_xor", "fmax", "fmin", "true_divide"]
+
+
+def ufunc_method(g):
+    """reduce / accumulate / outer of a binary ufunc (README: reduce takes no initial= or
+    where=; arctan2.reduce is left out, its AVX-512 loop is documented as different)."""
+    op = g.operand()
+    if not op:
+        return None
+    x, v = op
+    fn = g.pick(UFUNC_METHOD_OPS)
+    if fn in ("maximum", "minimum", "fmax", "fmin") and has_zero(v) and \
+            open_gate("signed zeros of minimum/maximum/fmin/fmax/dot/inner"):
+        return None
+    nd = v.ndim
+    method = g.pick(["reduce", "reduce", "accumulate", "outer"])
+    if method == "outer":
+        y = g.operand(lambda w: w.ndim <= 2)
+        if not y:
+            return None
+        e = f"np.{fn}.outer({x}, {y[0]})"
+    else:
+        kw = []
+        if nd and g.chance(0.7):
+            kw.append(f"axis={g.r.randrange(-nd, nd)}")
+        elif method == "reduce" and g.chance(0.3):
+            kw.append("axis=None")
+        if method == "reduce" and g.chance(0.3):
+            kw.append("keepdims=True")
+        if g.chance(0.2):
+            kw.append(f"dtype=np.{g.pick(FLOATS + ['int64'])}")
+        e = f"np.{fn}.{method}({x}{', ' if kw else ''}{', '.join(kw)})"
     show(g, e)
 
 
@@ -1104,6 +1150,7 @@ FAMILIES = [
     ("unary ufunc", 6, unary_ufunc),
     ("binary ufunc", 9, binary_ufunc),
     ("reduction", 8, reduction),
+    ("ufunc method", 3, ufunc_method),
     ("shape", 6, shape_fn),
     ("sort/search/set", 5, sort_fn),
     ("statistics", 3, stats_fn),

@@ -126,6 +126,13 @@ static Tensor *fold_axis(Ctx *c, BinaryUfunc op, Tensor *t, int axis) {
   return acc;
 }
 
+/* op reduced over no axis: t cast to the loop's result dtype, as NumPy's true_divide.reduce
+   of a 0-d uint32 is a float64 (found by fuzzdiff).  New reference or NULL. */
+static Tensor *fold_none(Ctx *c, BinaryUfunc op, Tensor *t) {
+  int ot = fold_dtype(c, op, t);
+  return ot < 0 ? NULL : tensor_astype(c, t, (DType)ot);
+}
+
 /* r with a unit axis inserted at each of axes (keepdims=True).  Takes r. */
 static Tensor *keep_axes(Ctx *c, Tensor *r, const Tensor *t, const bool *reduced) {
   if (!r) return NULL;
@@ -157,7 +164,7 @@ static int m_reduce(Interp *I, const Args *a, Value *out) {
   int red = engine_reduction((BinaryUfunc)op);
   if (t->ndim == 0) {
     /* a 0-d operand reduces to itself over no axes, whatever axis says */
-    r = red >= 0 ? reduce(c, (Reduction)red, t, axes, 0, false, dt) : tensor_copy(c, t);
+    r = red >= 0 ? reduce(c, (Reduction)red, t, axes, 0, false, dt) : fold_none(c, op, t);
   } else if (red >= 0) {
     r = reduce(c, (Reduction)red, t, axes, naxes, keep, dt);
   } else {
@@ -191,7 +198,7 @@ static int m_reduce(Interp *I, const Args *a, Value *out) {
       r = fold_axis(c, (BinaryUfunc)op, t, axis);
       if (keep) r = keep_axes(c, r, t, reduced);
     } else if (n == 0) {
-      r = tensor_copy(c, t);
+      r = fold_none(c, (BinaryUfunc)op, t);
     }
   }
   tensor_release(t);

@@ -266,6 +266,11 @@ Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim
   if (skip_nan && dtype_is_float(dt) && lanes > 0 && len > 0 &&
       valid_count(dt, tensor_data(sorted), len) == 0)
     odt = dt;
+  /* a scalar q over every axis of a lane holding NaN: NumPy's _quantile returns the lane's
+     last (NaN) element itself, in the input's dtype (found by fuzzdiff) */
+  if (!skip_nan && qndim == 0 && !lanes_kept(red, nd) && dtype_is_float(dt) && len > 0 &&
+      valid_count(dt, tensor_data(sorted), len) < len)
+    odt = dt;
   if (!(r = tensor_empty(c, odt, ond, oshape))) goto fail;
   bool check = m == QM_MEDIAN && dtype_is_float(odt) && fperr_active(c);
   {

@@ -41,7 +41,11 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 
-import numpy as np  # noqa: E402
+try:
+    import numpy as np  # noqa: E402
+except ImportError:
+    print("fuzzdiff: skipped (no NumPy in this Python: apt-get install python3-numpy)")
+    sys.exit(0)
 
 import gen  # noqa: E402
 import numclose  # noqa: E402

@@ -888,6 +888,28 @@ def ufunc_method(g):
     show(g, e)
 
 
+def scalars(g):
+    """NumPy scalars (an element of an array) in Python-level arithmetic, comparisons and
+    conversions: tsr's scalar fast paths (src/lang/scalar.c)."""
+    op = g.operand(lambda v: v.size > 0 and v.ndim > 0, view_p=0)
+    if not op:
+        return None
+    x, v = op
+    idx = ", ".join(str(g.r.randrange(-n, n)) for n in v.shape)
+    s = f"{x}[{idx}]"
+    other = g.operand(lambda w: w.size > 0 and w.ndim > 0, view_p=0)
+    t = f"{other[0]}[{', '.join(str(g.r.randrange(-n, n)) for n in other[1].shape)}]" \
+        if other else s
+    lit = g.scalar_literal(g.pick(["int64", "float64", "bool_", str(v.dtype)]))
+    o = g.pick(["+", "-", "*", "/", "//", "%", "**", "<", "==", ">=", "&", "|", "^"])
+    e = g.pick([f"{s} {o} {lit}", f"{lit} {o} {s}", f"{s} {o} {t}", f"-{s}", f"abs({s})",
+                f"float({s})", f"int({s})", f"bool({s})", f"{s}.item()", f"~{s}",
+                f"({s}, {t})", f"[{s}, {lit}]"])
+    if "**" in e and open_gate("x ** scalar fast paths"):
+        return None
+    show(g, e)
+
+
 # ---- shape, sorting, searching, sets ---------------------------------------------------------
 
 def shape_fn(g):
@@ -1162,6 +1184,7 @@ FAMILIES = [
     ("binary ufunc", 9, binary_ufunc),
     ("reduction", 8, reduction),
     ("ufunc method", 3, ufunc_method),
+    ("scalars", 4, scalars),
     ("shape", 6, shape_fn),
     ("sort/search/set", 5, sort_fn),
     ("statistics", 3, stats_fn),

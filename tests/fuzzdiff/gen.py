@@ -1251,6 +1251,8 @@ def validate(source):
                     try:
                         if reject_reason(g.value(ast.unparse(bare))):
                             return "float16 behind out="
+                    except Reject:
+                        return "float16 behind out="
                     except Exception:
                         pass
             st = tree.body[0] if tree.body else None

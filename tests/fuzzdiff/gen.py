@@ -839,9 +839,13 @@ def reduction(g):
     if fn in ("sum", "prod", "mean", "min", "max", "any", "all", "cumsum") and g.chance(0.12):
         # out=: an existing array of the result's shape
         try:
-            shp = np.shape(g.value(f"np.{fn}({expr}{', ' if kw else ''}{', '.join(kw)})"))
+            res = g.value(f"np.{fn}({expr}{', ' if kw else ''}{', '.join(kw)})")
+            shp = np.shape(res)
+            # sum and prod compute in out's dtype; the others' out= of another dtype (mean's
+            # float64 sum rounded into out, then divided there) is not modelled
             outs = g.arrays(lambda w: w.shape == shp and w.flags.writeable and (
-                w.ndim > 0 or not open_gate("0-d out= returns out")))
+                w.ndim > 0 or not open_gate("0-d out= returns out")) and (
+                fn in ("sum", "prod") or w.dtype == res.dtype))
             if outs and not (fn in ("any", "all") and open_gate("any/all out=")):
                 kw.append(f"out={g.pick(outs)}")
         except Exception:

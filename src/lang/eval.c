@@ -975,10 +975,13 @@ static int tensor_index(Interp *I, Tensor *t, Value idx, Value *set_value, Value
       ERR_VALUE(&I->ctx, "setting an array element with a sequence.");
       goto done;
     }
-    if (set_value->type == V_FLOAT && dtype_is_int(t->dtype) &&
-        float_item_check(I, set_value->f, t->dtype))
-      goto done;
-    Tensor *v = value_to_tensor(I, *set_value, -1);
+    Value sv = *set_value;
+    if (sv.type == V_FLOAT && dtype_is_int(t->dtype)) {
+      if (float_item_check(I, sv.f, t->dtype)) goto done;
+      /* the int() NumPy stores, wrapped to t's width: 1e16 into int32 is 1874919424 */
+      if (t->dtype != TSR_UINT64) sv = v_int((int64_t)sv.f);
+    }
+    Tensor *v = value_to_tensor(I, sv, -1);
     if (!v) goto done;
     rc = index_set(&I->ctx, t, items, n, v);
     tensor_release(v);

@@ -191,8 +191,10 @@ static int m_reduce(Interp *I, const Args *a, Value *out) {
       }
       r = cur && keep ? keep_axes(c, cur, t, reduced) : cur;
     } else if (n > 1) {
-      ERR_VALUE(c, "reduction operation '%s' is not reorderable, so at most one axis may be "
-                   "specified", binary_ufunc_names[op]);
+      /* the loop's TypeError (numpy boolean subtract) comes first, as in NumPy */
+      if (fold_dtype(c, (BinaryUfunc)op, t) >= 0)
+        ERR_VALUE(c, "reduction operation '%s' is not reorderable, so at most one axis may be "
+                     "specified", binary_ufunc_names[op]);
     } else if (n == 1 && (naxes < 0 || axis_normalize(c, axes[0], t->ndim, &axis) == 0)) {
       reduced[axis] = true;
       r = fold_axis(c, (BinaryUfunc)op, t, axis);

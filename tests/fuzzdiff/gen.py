@@ -1131,7 +1131,8 @@ def product(g):
     if fn == "vdot" and open_gate("vdot of strided operands") and \
             not (a[1].flags.c_contiguous and b[1].flags.c_contiguous):
         return None
-    if any(x[1].size > 1 and x[1].ndim == 2 and min(x[1].strides) <= 0 for x in (a, b)) and \
+    if any(x[1].size > 1 and (0 in x[1].strides or x[1].ndim == 2 and min(x[1].strides) < 0)
+           for x in (a, b)) and \
             open_gate("products with a zero stride"):
         return None
     if fn == "@":

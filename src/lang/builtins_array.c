@@ -109,7 +109,8 @@ static int bi_asarray(Interp *I, const Args *a, Value *out) {
   return ret_tensor(value_to_tensor_strong(I, s[0], dt), out);
 }
 
-/* ascontiguousarray(a, dtype=None). */
+/* ascontiguousarray(a, dtype=None): a C-contiguous array of at least one dimension (NumPy 1.24
+   gives a 0-d input the shape (1,)). */
 static int bi_ascontiguousarray(Interp *I, const Args *a, Value *out) {
   Value s[3];
   if (args_parse(I, a, "ascontiguousarray", "a,dtype=,*,like=", s)) return -1;
@@ -119,6 +120,12 @@ static int bi_ascontiguousarray(Interp *I, const Args *a, Value *out) {
   if (!t) return -1;
   Tensor *r = tensor_contiguous(interp_ctx(I), t, t->dtype);
   tensor_release(t);
+  if (r && r->ndim == 0) {
+    int64_t one = 1;
+    Tensor *v = tensor_reshape(interp_ctx(I), r, 1, &one);
+    tensor_release(r);
+    r = v;
+  }
   return ret_tensor(r, out);
 }
 

@@ -489,6 +489,13 @@ static int reduce_common(Interp *I, Reduction op, Value av, Value axis_v, Value 
     return -1;
   Tensor *t = arg_tensor(I, av);
   if (!t) return -1;
+  /* add.reduce / multiply.reduce compute in out's dtype when dtype= is not given and the
+     input casts to it safely (NumPy's reduce type resolution: np.prod(float32_x,
+     out=float64_o) does not overflow, np.prod(float64_x, out=int64_o) multiplies floats;
+     found by fuzzdiff) */
+  if (dt < 0 && o && (op == RED_SUM || op == RED_PROD) &&
+      dtype_promote(t->dtype, o->dtype) == o->dtype)
+    dt = o->dtype;
   Tensor *r = reduce(interp_ctx(I), op, t, axes, naxes, keep, dt);
   tensor_release(t);
   return builtins_deliver(I, r, o, out);

@@ -12,11 +12,17 @@
 ** Helpers
 */
 
-/* A 1-d operand (NumPy's PyArray_ContiguousFromAny(obj, type, 1, 1) errors for other ranks).
-   dtype -1 keeps the operand's.  New reference or NULL. */
+/* A 1-d operand, C-contiguous (NumPy's PyArray_ContiguousFromAny(obj, type, 1, 1); errors for
+   other ranks).  dtype -1 keeps the operand's.  New reference or NULL. */
 static Tensor *vector_arg(Interp *I, Value v, int dtype) {
   Tensor *t = value_to_tensor_strong(I, v, dtype);
-  if (!t || t->ndim == 1) return t;
+  if (t && t->ndim == 1) {
+    /* callers read it as a C array: a strided or reversed view is copied */
+    Tensor *cc = tensor_contiguous(interp_ctx(I), t, t->dtype);
+    tensor_release(t);
+    return cc;
+  }
+  if (!t) return t;
   if (t->ndim == 0) IERR_VALUE(I, "object of too small depth for desired array");
   else IERR_VALUE(I, "object too deep for desired array");
   tensor_release(t);

@@ -774,6 +774,29 @@ static int bi_take(Interp *I, const Args *a, Value *out) {
     goto done;
   }
   if (!(idx = take_indices(I, s[1], mode, t->shape[axis]))) goto done;
+  {
+    /* NumPy's order (PyArray_TakeFrom): a non-empty take from an empty axis fails with its
+       own message; the indices are checked once for each of the n outer positions, so not at
+       all when n or their count is 0 (found by fuzzdiff) */
+    int64_t shape[TSR_MAXDIMS], size = 1, outer = 1;
+    int nd = 0;
+    if (t->ndim - 1 + idx->ndim > TSR_MAXDIMS) {
+      IERR_VALUE(I, "take: too many dimensions");
+      goto done;
+    }
+    for (int i = 0; i < axis; i++) outer *= shape[nd++] = t->shape[i];
+    for (int i = 0; i < idx->ndim; i++) shape[nd++] = idx->shape[i];
+    for (int i = axis + 1; i < t->ndim; i++) shape[nd++] = t->shape[i];
+    for (int i = 0; i < nd; i++) size *= shape[i];
+    if (t->shape[axis] == 0 && size != 0) {
+      IERR_INDEX(I, "cannot do a non-empty take from an empty axes.");
+      goto done;
+    }
+    if (outer == 0 || tensor_size(idx) == 0) {
+      r = tensor_empty(c, t->dtype, nd, shape);
+      goto done;
+    }
+  }
   IndexItem items[TSR_MAXDIMS];
   memset(items, 0, sizeof items);
   for (int i = 0; i < axis; i++) items[i].kind = IDX_SLICE;

@@ -999,6 +999,16 @@ static int index_items(Interp *I, const Tensor *t, Value idx, IndexItem *items, 
   return 0;
 }
 
+/* NumPy stores a Python float into an integer array through Python's int(): NaN and the
+   infinities fail, and so does a value beyond a C long (found by tests/fuzzdiff). */
+static int float_item_check(Interp *I, double d, DType dt) {
+  if (isnan(d)) return ERR_VALUE(&I->ctx, "cannot convert float NaN to integer");
+  if (isinf(d)) return ERR_OVERFLOW(&I->ctx, "cannot convert float infinity to integer");
+  if (dt != TSR_UINT64 && (d >= 9223372036854775808.0 || d < -9223372036854775808.0))
+    return ERR_OVERFLOW(&I->ctx, "Python int too large to convert to C long");
+  return 0;
+}
+
 static int tensor_index(Interp *I, Tensor *t, Value idx, Value *set_value, Value *out) {
   IndexItem items[TSR_MAXDIMS + 1];
   Tensor *tmps[TSR_MAXDIMS + 1];
@@ -1023,7 +1033,13 @@ static int tensor_index(Interp *I, Tensor *t, Value idx, Value *set_value, Value
       ERR_VALUE(&I->ctx, "setting an array element with a sequence.");
       goto done;
     }
-    Tensor *v = value_to_tensor(I, *set_value, -1);
+    Value sv = *set_value;
+    if (sv.type == V_FLOAT && dtype_is_int(t->dtype)) {
+      if (float_item_check(I, sv.f, t->dtype)) goto done;
+      /* the int() NumPy stores, wrapped to t's width: 1e16 into int32 is 1874919424 */
+      if (t->dtype != TSR_UINT64) sv = v_int((int64_t)sv.f);
+    }
+    Tensor *v = value_to_tensor(I, sv, -1);
     if (!v) goto done;
     rc = index_set(&I->ctx, t, items, n, v);
     tensor_release(v);

@@ -753,7 +753,7 @@ static Tensor *arg_reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int 
     else if (keepdims) oshape[ond++] = 1;
   }
   int64_t n = t->shape[ax];
-  if (n == 0 && osize > 0) goto empty;
+  if (n == 0) goto empty;   /* even when the result is empty too, as NumPy */
   if (!(out = tensor_empty(c, TSR_INT64, ond, oshape))) return NULL;
   {
     int64_t isz = (int64_t)dtype_size(t->dtype), s = t->strides[ax] * isz;
@@ -862,10 +862,11 @@ Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes, bool
   case RED_MAX:
   case RED_MIN:
     if (tensor_size(t) == 0) {
-      int64_t oshape[TSR_MAXDIMS], osize = 1;
-      int ond = out_shape(t, red, false, oshape);
-      for (int i = 0; i < ond; i++) osize *= oshape[i];
-      if (osize > 0) {
+      /* NumPy's rule: a reduced axis of length 0, even when the result is empty too
+         (zeros((0, 0)).max(axis=0) fails, zeros((2, 0, 3)).max(axis=(0, 2)) is empty) */
+      bool empty_axis = false;
+      for (int i = 0; i < t->ndim; i++) empty_axis |= red[i] && t->shape[i] == 0;
+      if (empty_axis) {
         ERR_VALUE(c, "zero-size array to reduction operation %s which has no identity",
                   op == RED_MAX ? "maximum" : "minimum");
         return NULL;

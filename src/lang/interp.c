@@ -107,7 +107,6 @@ Interp *interp_new(const tsr_Config *cfg) {
   I->cfg = *cfg;
   I->cfg.alloc = alloc;
   I->ctx.mem_max = cfg->max_memory;
-  I->ctx.max_steps = cfg->max_steps;
   I->ctx.flags = cfg->flags;
   ctx_stack_init(&I->ctx);
   ctx_open_speedups(&I->ctx, 0);   /* buffer cache and thread pool (TSR_NUM_THREADS) */
@@ -124,6 +123,7 @@ Interp *interp_new(const tsr_Config *cfg) {
   I->numpy = new_namespace(I, "numpy", I->builtins);
   if (I->numpy.type == V_UNDEF) { I->numpy = v_none(); goto fail; }
   if (load_stdlib(I) < 0) goto fail;
+  I->ctx.max_steps = cfg->max_steps;   /* the budget is for tsr_eval, not for the setup */
   if (dict_set(I->globals, "__name__", value_str(I, "__main__", 8)) < 0) goto fail;
   ctx_clear(&I->ctx);
   return I;

@@ -5,9 +5,14 @@
 */
 #include "parser_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "grammar.h"
+
+/* The parser charges one step per token, PARSE_POLL_TOKENS at a time (ctx_poll), so that
+   max_steps and tsr_interrupt stop a pathological parse. */
+#define PARSE_POLL_TOKENS 256
 
 void parse_error(Parser *P, int line, int col, const char *kind, const char *fmt, ...) {
   if (P->failed) return;
@@ -26,8 +31,8 @@ void parse_too_complex(Parser *P) {
 
 static bool ends_operand(int code) {
   switch (code) {
-    case TK_NAME: case TK_INT: case TK_FLOAT: case TK_STRING: case TK_RP: case TK_RB:
-    case TK_TRUE: case TK_FALSE: case TK_NONE: case TK_ELLIPSIS:
+    case TK_NAME: case TK_INT: case TK_FLOAT: case TK_IMAG: case TK_STRING: case TK_RP: case TK_RB:
+    case TK_RBRACE: case TK_FEND: case TK_TRUE: case TK_FALSE: case TK_NONE: case TK_ELLIPSIS:
       return true;
     default: return false;
   }
@@ -35,7 +40,8 @@ static bool ends_operand(int code) {
 
 static bool starts_operand(int code) {
   switch (code) {
-    case TK_NAME: case TK_INT: case TK_FLOAT: case TK_STRING: case TK_LP: case TK_LB:
+    case TK_NAME: case TK_INT: case TK_FLOAT: case TK_IMAG: case TK_STRING: case TK_FSTART:
+    case TK_LP: case TK_LB: case TK_LBRACE:
     case TK_TRUE: case TK_FALSE: case TK_NONE: case TK_ELLIPSIS: case TK_TILDE:
       return true;
     default: return false;
@@ -52,6 +58,11 @@ static const char *header_name(int code) {
     case TK_FOR: return "'for' statement";
     case TK_WHILE: return "'while' statement";
     case TK_DEF: return "function definition";
+    case TK_CLASS: return "class definition";
+    case TK_TRY: return "'try' statement";
+    case TK_EXCEPT: return "'except' statement";
+    case TK_FINALLY: return "'finally' statement";
+    case TK_WITH: return "'with' statement";
     default: return NULL;
   }
 }
@@ -86,23 +97,44 @@ void parse_syntax_error(Parser *P, int code, const Token *tok, bool colon_ok) {
                 tok->n, tok->z);
     return;
   }
+  if (P->line_first_code == TK_NAME && P->line_first.n == 5 &&
+      memcmp(P->line_first.z, "match", 5) == 0 && starts_operand(P->line_second_code) &&
+      tok->line >= P->line_first.line) {
+    parse_error(P, P->line_first.line, P->line_first.col, "SyntaxError",
+                "'match' statements are not supported by tsr");
+    return;
+  }
+  bool in_field = false;             /* inside an f-string's replacement field */
+  for (int i = 0; i < P->lex.nfstr; i++) in_field |= P->lex.fstr[i].kind == FS_FIELD;
+  const char *fs = in_field || P->prev_code == TK_LBRACE ? "f-string: " : "";
+  if (P->lex.nfstr > 0 && P->prev_code == TK_LBRACE &&
+      (code == TK_RBRACE || code == TK_BANG || code == TK_COLON || code == TK_FDEBUG)) {
+    parse_error(P, tok->line, tok->col, "SyntaxError", "f-string: empty expression not allowed");
+    return;
+  }
   if (P->lex.depth > 0 && tok->line > P->lex.bline[P->lex.depth - 1]) {
     int d = P->lex.depth - 1;                 /* an error after the line of an open bracket */
     parse_error(P, P->lex.bline[d], P->lex.bcol[d], "SyntaxError", "'%c' was never closed",
                 P->lex.bracket[d]);
     return;
   }
-  if (colon_ok && (code == TK_NEWLINE || P->line_first_code == TK_DEF ||
-                   P->line_first_code == TK_ELSE)) {
+  if (colon_ok && P->lex.nfstr == 0 &&
+      (code == TK_NEWLINE || P->line_first_code == TK_DEF || P->line_first_code == TK_ELSE ||
+       P->line_first_code == TK_CLASS || P->line_first_code == TK_TRY ||
+       P->line_first_code == TK_FINALLY)) {
     parse_error(P, tok->line, tok->col, "SyntaxError", "expected ':'");
     return;
   }
   if (P->lex.depth > 0 && ends_operand(P->prev_code) && starts_operand(code)) {
     parse_error(P, P->prev.line, P->prev.col, "SyntaxError",
-                "invalid syntax. Perhaps you forgot a comma?");
+                "%sinvalid syntax. Perhaps you forgot a comma?", fs);
     return;
   }
-  parse_error(P, tok->line, tok->col, "SyntaxError", "invalid syntax");
+  if (P->lex.nfstr > 0 && (code == TK_FMIDDLE || code == TK_FEND || code == TK_LBRACE)) {
+    parse_error(P, tok->line, tok->col, "SyntaxError", "f-string: expecting '}'");
+    return;
+  }
+  parse_error(P, tok->line, tok->col, "SyntaxError", "%sinvalid syntax", fs);
 }
 
 /* Line and column (1-based) of byte offset off in src. */
@@ -115,34 +147,183 @@ static void position_of(const char *src, size_t off, int *line, int *col) {
   *col = (int)(off - start) + 1;
 }
 
-/* Python's compile-time checks on the finished tree, in source order: `return` only inside
-   a function, `break` and `continue` only inside a loop.  Recursion follows the statement
-   nesting, which the lexer bounds (LEX_MAXINDENT). */
-static void check_block(Parser *P, const Node *block, bool in_func, bool in_loop) {
-  for (const Node *s = block ? block->a : NULL; s && !P->failed; s = s->next) {
-    switch (s->kind) {
-      case N_RETURN:
-        if (!in_func) parse_error(P, s->line, s->col, "SyntaxError", "'return' outside function");
-        break;
-      case N_BREAK:
-        if (!in_loop) parse_error(P, s->line, s->col, "SyntaxError", "'break' outside loop");
-        break;
-      case N_CONTINUE:
-        if (!in_loop)
-          parse_error(P, s->line, s->col, "SyntaxError", "'continue' not properly in loop");
-        break;
-      case N_DEF: check_block(P, s->b, true, false); break;
-      case N_FOR: check_block(P, s->c, in_func, true); break;
-      case N_WHILE: check_block(P, s->b, in_func, true); break;
-      case N_IF:
-        for (const Node *i = s; i && !P->failed; i = i->c) {
-          if (i->kind != N_IF) { check_block(P, i, in_func, in_loop); break; }
-          check_block(P, i->b, in_func, in_loop);
-        }
-        break;
-      default: break;
-    }
+/* ------------------------------------------------------------------------------------------
+** Python's compile-time checks on the finished tree, in source order: `return` only inside a
+** function, `break` and `continue` only inside a loop, `yield` only in a function and not in a
+** comprehension, `nonlocal` not at module level, `import *` not in a function, starred
+** expressions only where they unpack, `x as y` only in a `with`.  Recursion follows the tree;
+** a tree too deep for the C stack is a RecursionError, as CPython's "during compilation".
+*/
+enum { SC_MODULE, SC_FUNCTION, SC_CLASS };
+typedef struct Check {
+  Parser *P;
+  int scope;          /* SC_* of the innermost function or class body */
+  bool loop;          /* inside a loop body of that scope */
+  int comp;           /* the comprehension kind an expression is inside (0 = none) */
+} Check;
+
+static void check_fail(Check *k, const Node *x, const char *msg) {
+  parse_error(k->P, x->line, x->col, "SyntaxError", "%s", msg);
+}
+
+static bool check_deep(Check *k, const Node *x) {
+  if (k->P->failed) return true;
+  if (!ctx_stack_exhausted(k->P->c)) return false;
+  ctx_err(k->P->c, TSR_ERR_RUNTIME, "RecursionError",
+          "maximum recursion depth exceeded during compilation");
+  k->P->failed = true;
+  k->P->err_line = x->line;
+  k->P->err_col = x->col;
+  return true;
+}
+
+static void check_block(Check *k, const Node *block);
+static void check_expr(Check *k, const Node *x, bool star_ok);
+
+static void check_list(Check *k, const Node *x, bool star_ok) {
+  for (; x && !k->P->failed; x = x->next) check_expr(k, x, star_ok);
+}
+
+static const char *comp_name(int kind) {
+  switch (kind) {
+    case N_LISTCOMP: return "list comprehension";
+    case N_SETCOMP: return "set comprehension";
+    case N_DICTCOMP: return "dict comprehension";
+    default: return "generator expression";
   }
+}
+
+/* A parameter list's defaults and annotations (evaluated in the enclosing scope). */
+static void check_params(Check *k, const Node *p) {
+  for (; p && !k->P->failed; p = p->next) {
+    check_expr(k, p->a, false);
+    check_expr(k, p->b, p->op == PARAM_VARARGS);
+  }
+}
+
+static void check_expr(Check *k, const Node *x, bool star_ok) {
+  if (!x || check_deep(k, x)) return;
+  Check in = *k;
+  switch (x->kind) {
+    case N_STARRED:
+      if (!star_ok) { check_fail(k, x, "can't use starred expression here"); return; }
+      check_expr(k, x->a, false);
+      return;
+    case N_WITHITEM:
+      check_fail(k, x->b, "invalid syntax");
+      return;
+    case N_YIELD: case N_YIELDFROM:
+      if (k->comp) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "'yield' inside %s", comp_name(k->comp));
+        check_fail(k, x, msg);
+        return;
+      }
+      if (k->scope != SC_FUNCTION) { check_fail(k, x, "'yield' outside function"); return; }
+      check_expr(k, x->a, false);
+      return;
+    case N_TUPLE: case N_LIST: case N_SET:
+      check_list(k, x->a, true);
+      return;
+    case N_CALL:
+      check_expr(k, x->a, false);
+      check_list(k, x->b, true);
+      return;
+    case N_LAMBDA:
+      check_params(k, x->a);
+      in.scope = SC_FUNCTION;
+      in.comp = 0;
+      check_expr(&in, x->b, false);
+      return;
+    case N_LISTCOMP: case N_SETCOMP: case N_DICTCOMP: case N_GENEXP:
+      for (const Node *g = x->b; g && !k->P->failed; g = g->next) {
+        check_expr(g == x->b ? k : &in, g->b, false);   /* the first iterable: outside */
+        in.comp = x->kind;
+        check_expr(&in, g->a, false);
+        check_list(&in, g->c, false);
+      }
+      in.comp = x->kind;
+      check_expr(&in, x->a, false);
+      return;
+    default:
+      for (const Node *c = x->a; c && !k->P->failed; c = c->next) check_expr(k, c, false);
+      for (const Node *c = x->b; c && !k->P->failed; c = c->next) check_expr(k, c, false);
+      for (const Node *c = x->c; c && !k->P->failed; c = c->next) check_expr(k, c, false);
+      return;
+  }
+}
+
+static void check_stmt(Check *k, const Node *s) {
+  if (check_deep(k, s)) return;
+  Check in = *k;
+  switch (s->kind) {
+    case N_RETURN:
+      if (k->scope != SC_FUNCTION) { check_fail(k, s, "'return' outside function"); return; }
+      check_expr(k, s->a, false);
+      return;
+    case N_BREAK:
+      if (!k->loop) check_fail(k, s, "'break' outside loop");
+      return;
+    case N_CONTINUE:
+      if (!k->loop) check_fail(k, s, "'continue' not properly in loop");
+      return;
+    case N_NONLOCAL:
+      if (k->scope == SC_MODULE) check_fail(k, s, "nonlocal declaration not allowed at module level");
+      return;
+    case N_FROMIMPORT:
+      if (s->n == 0 && k->scope == SC_FUNCTION) check_fail(k, s, "import * only allowed at module level");
+      return;
+    case N_DEF: case N_CLASS:
+      check_list(k, s->c, false);
+      if (s->kind == N_DEF) { check_params(k, s->a); check_expr(k, s->d, false); }
+      else check_list(k, s->a, true);
+      in.scope = s->kind == N_DEF ? SC_FUNCTION : SC_CLASS;
+      in.loop = false;
+      check_block(&in, s->b);
+      return;
+    case N_FOR: case N_WHILE:
+      check_expr(k, s->a, false);
+      if (s->kind == N_FOR) check_expr(k, s->b, false);
+      in.loop = true;
+      check_block(&in, s->kind == N_FOR ? s->c : s->b);
+      check_block(k, s->d);
+      return;
+    case N_IF:
+      for (const Node *i = s; i && !k->P->failed; i = i->c) {
+        if (i->kind != N_IF) { check_block(k, i); break; }
+        check_expr(k, i->a, false);
+        check_block(k, i->b);
+      }
+      return;
+    case N_TRY:
+      check_block(k, s->a);
+      for (const Node *h = s->b; h && !k->P->failed; h = h->next) {
+        check_expr(k, h->a, false);
+        check_block(k, h->b);
+      }
+      check_block(k, s->c);
+      check_block(k, s->d);
+      return;
+    case N_WITH:
+      for (const Node *w = s->a; w && !k->P->failed; w = w->next) {
+        check_expr(k, w->a, false);
+        check_expr(k, w->b, false);
+      }
+      check_block(k, s->b);
+      return;
+    case N_BLOCK:
+      check_block(k, s);
+      return;
+    default:                           /* expression-only statements */
+      for (const Node *c = s->a; c && !k->P->failed; c = c->next) check_expr(k, c, false);
+      for (const Node *c = s->b; c && !k->P->failed; c = c->next) check_expr(k, c, false);
+      for (const Node *c = s->c; c && !k->P->failed; c = c->next) check_expr(k, c, false);
+      return;
+  }
+}
+
+static void check_block(Check *k, const Node *block) {
+  for (const Node *s = block ? block->a : NULL; s && !k->P->failed; s = s->next) check_stmt(k, s);
 }
 
 ParseResult parse_chunk(Ctx *c, const char *src, size_t len, const char *name, Chunk **out,
@@ -198,9 +379,20 @@ ParseResult parse_chunk_ex(Ctx *c, const char *src, size_t len, const char *name
   tsrParserInit(engine, &P);
 
   bool line_start = true;
+  int line_tokens = 0;
+  unsigned ntokens = 0;
   for (;;) {
     Token t;
     int code = lex_next(&P.lex, &t);
+    if (++ntokens == PARSE_POLL_TOKENS) {  /* a step per token; interrupts stop a parse */
+      ntokens = 0;
+      if (ctx_poll(c, PARSE_POLL_TOKENS) < 0) {
+        P.failed = true;
+        P.err_line = P.lex.line;
+        P.err_col = 1;
+        break;
+      }
+    }
     if (code < 0) {
       P.failed = true;
       P.incomplete = P.lex.incomplete;
@@ -214,8 +406,12 @@ ParseResult parse_chunk_ex(Ctx *c, const char *src, size_t len, const char *name
       line_start = true;
     } else if (line_start) {
       line_start = false;
+      line_tokens = 1;
       P.line_first = t;
       P.line_first_code = code;
+      P.line_second_code = 0;
+    } else if (++line_tokens == 2) {
+      P.line_second_code = code;
     }
     P.prev2 = P.prev;
     P.prev2_code = P.prev_code;
@@ -232,7 +428,10 @@ ParseResult parse_chunk_ex(Ctx *c, const char *src, size_t len, const char *name
 
   if (!P.failed && !P.root)
     parse_error(&P, P.prev.line, P.prev.col, "SyntaxError", "invalid syntax");
-  if (!P.failed) check_block(&P, P.root, false, false);
+  if (!P.failed) {
+    Check k = {&P, SC_MODULE, false, 0};
+    check_block(&k, P.root);
+  }
   if (!P.failed && (flags & PARSE_INTERACTIVE) && P.lex.indented_at_end && !P.lex.blank_at_end) {
     parse_error(&P, P.prev.line, P.prev.col, "SyntaxError", "unexpected EOF while parsing");
     P.incomplete = true;

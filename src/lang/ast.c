@@ -205,7 +205,7 @@ static bool same_name(const Node *x, const Node *y) {
 static bool nameset_seen(NameSet *set, const Node *first, const Node *x) {
   if (!set->slot) {
     for (const Node *y = first; y && y != x; y = y->next)
-      if (y->str && same_name(x, y)) return true;
+      if (y->kind == x->kind && y->str && same_name(x, y)) return true;
     return false;
   }
   size_t i = name_hash(x->str, x->len) & (set->cap - 1);
@@ -326,8 +326,8 @@ static long decode_body(Parser *P, Token t, const char *s, const char *e, bool r
       out[n++] = *s++;
       continue;
     }
-    if (raw) {                                  /* a raw string keeps the backslash */
-      out[n++] = *s++;
+    if (raw || s + 1 >= e) {                    /* a raw string keeps the backslash, as */
+      out[n++] = *s++;                          /* does one that ends an f-string's text */
       if (s < e) out[n++] = *s++;
       continue;
     }
@@ -409,7 +409,7 @@ Node *ast_str(Parser *P, Token t) {
     char k = (char)(*s | 0x20);
     raw |= k == 'r';
     bytes |= k == 'b';
-    if (k == 'u') x->op = 1;
+    if (*s == 'u') x->op = 1;             /* Python's kind='u': lowercase only */
     s++;
   }
   char q = *s;

@@ -106,7 +106,7 @@ void parse_syntax_error(Parser *P, int code, const Token *tok, bool colon_ok) {
   }
   bool in_field = false;             /* inside an f-string's replacement field */
   for (int i = 0; i < P->lex.nfstr; i++) in_field |= P->lex.fstr[i].kind == FS_FIELD;
-  const char *fs = in_field || P->prev_code == TK_LBRACE ? "f-string: " : "";
+  const char *fs = in_field ? "f-string: " : "";
   if (P->lex.nfstr > 0 && P->prev_code == TK_LBRACE &&
       (code == TK_RBRACE || code == TK_BANG || code == TK_COLON || code == TK_FDEBUG)) {
     parse_error(P, tok->line, tok->col, "SyntaxError", "f-string: empty expression not allowed");
@@ -224,6 +224,10 @@ static void check_expr(Check *k, const Node *x, bool star_ok) {
       return;
     case N_TUPLE: case N_LIST: case N_SET:
       check_list(k, x->a, true);
+      return;
+    case N_BINOP:                      /* a long left-deep chain (1 + 1 + ...) costs no stack */
+      for (; x->kind == N_BINOP && !k->P->failed; x = x->a) check_expr(k, x->b, false);
+      check_expr(k, x, false);
       return;
     case N_CALL:
       check_expr(k, x->a, false);

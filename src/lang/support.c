@@ -61,8 +61,11 @@ static const char *unsupported_part(const Node *x) {
   }
 }
 
+/* Walks x, its siblings (next) and their subtrees.  The first child of a node without a
+   sibling is walked in the loop, not by recursion, so that a long left-deep chain
+   (1 + 1 + ... + 1) costs no stack. */
 static int check(Ctx *c, Node *x, Node **where) {
-  for (; x; x = x->next) {
+  while (x) {
     if (ctx_stack_exhausted(c)) {
       *where = x;
       return ctx_err(c, TSR_ERR_RUNTIME, "RecursionError", "maximum recursion depth exceeded");
@@ -72,9 +75,12 @@ static int check(Ctx *c, Node *x, Node **where) {
       *where = x;
       return ctx_err(c, TSR_ERR_SYNTAX, "SyntaxError", "%s", msg);
     }
-    if ((x->a && check(c, x->a, where) < 0) || (x->b && check(c, x->b, where) < 0) ||
-        (x->c && check(c, x->c, where) < 0) || (x->d && check(c, x->d, where) < 0))
+    if ((x->b && check(c, x->b, where) < 0) || (x->c && check(c, x->c, where) < 0) ||
+        (x->d && check(c, x->d, where) < 0))
       return -1;
+    if (!x->next) { x = x->a; continue; }
+    if (x->a && check(c, x->a, where) < 0) return -1;
+    x = x->next;
   }
   return 0;
 }

@@ -84,20 +84,71 @@ static void dump(const Node *x) {
     case N_EXPR: dump(x->a); break;
     case N_ASSIGN: put("(="); dump_list(x->a); put(" "); dump(x->b); put(")"); break;
     case N_AUGASSIGN: put("("); put(ast_op_symbol(x->op)); put("= "); dump(x->a); put(" "); dump(x->b); put(")"); break;
-    case N_DEF: put("(def "); put(x->str); put(" ("); for (const Node *p = x->a; p; p = p->next) { if (p != x->a) put(" "); dump(p); } put(") "); dump(x->b); put(")"); break;
-    case N_PARAM: if (x->a) { put("("); put(x->str); put(" "); dump(x->a); put(")"); } else put(x->str); break;
+    case N_DEF: if (x->c) { put("(@"); dump_list(x->c); put(") "); } put("(def "); put(x->str); put(" ("); for (const Node *p = x->a; p; p = p->next) { if (p != x->a) put(" "); dump(p); } put(") "); dump(x->b); put(")"); break;
+    case N_PARAM: {
+      static const char *const pre[] = {"", "/", "*", "kw:", "**"};
+      if (x->a || x->b) put("(");
+      put(pre[x->op]); put(x->str);
+      if (x->b) { put(" : "); dump(x->b); }
+      if (x->a) { put(" "); dump(x->a); }
+      if (x->a || x->b) put(")");
+      break;
+    }
     case N_RETURN: put("(return"); if (x->a) { put(" "); dump(x->a); } put(")"); break;
     case N_IF: put("(if "); dump(x->a); put(" "); dump(x->b); if (x->c) { put(" "); dump(x->c); } put(")"); break;
-    case N_FOR: put("(for "); dump(x->a); put(" "); dump(x->b); put(" "); dump(x->c); put(")"); break;
-    case N_WHILE: put("(while "); dump(x->a); put(" "); dump(x->b); put(")"); break;
+    case N_FOR: put("(for "); dump(x->a); put(" "); dump(x->b); put(" "); dump(x->c); if (x->d) { put(" else "); dump(x->d); } put(")"); break;
+    case N_WHILE: put("(while "); dump(x->a); put(" "); dump(x->b); if (x->d) { put(" else "); dump(x->d); } put(")"); break;
     case N_BREAK: put("break"); break;
     case N_CONTINUE: put("continue"); break;
     case N_PASS: put("pass"); break;
     case N_GLOBAL: put("(global"); dump_list(x->a); put(")"); break;
     case N_ASSERT: put("(assert "); dump(x->a); if (x->b) { put(" "); dump(x->b); } put(")"); break;
     case N_DEL: put("(del"); dump_list(x->a); put(")"); break;
-    case N_IMPORT: put("(import "); put(x->str); if (x->a) { put(" as "); dump(x->a); } put(")"); break;
-    case N_FROMIMPORT: put("(from "); put(x->str); if (!x->n) put(" *"); dump_list(x->a); put(")"); break;
+    case N_IMPORT: put(x->op ? "(import, " : "(import "); put(x->str); if (x->a) { put(" as "); dump(x->a); } put(")"); break;
+    case N_FROMIMPORT: put("(from "); for (int64_t i = 0; i < x->ival; i++) put("."); put(x->str); if (!x->n) put(" *"); dump_list(x->a); put(")"); break;
+    case N_BIGINT: put(x->str); break;
+    case N_IMAG: snprintf(buf, sizeof buf, "%gj", x->fval); put(buf); break;
+    case N_BYTES: put("b"); put(x->str); break;
+    case N_FSTRING: put("(f"); dump_list(x->a); put(")"); break;
+    case N_FORMATTED:
+      put("{"); dump(x->a);
+      if (x->op) { snprintf(buf, sizeof buf, "!%c", x->op); put(buf); }
+      if (x->b) { put(":"); dump(x->b); }
+      put("}");
+      break;
+    case N_STARRED: put("*"); dump(x->a); break;
+    case N_DSTAR: put("**"); dump(x->a); break;
+    case N_NAMEDEXPR: put("(:= "); dump(x->a); put(" "); dump(x->b); put(")"); break;
+    case N_LAMBDA:
+      put("(lambda ("); for (const Node *p = x->a; p; p = p->next) { if (p != x->a) put(" "); dump(p); }
+      put(") "); dump(x->b); put(")");
+      break;
+    case N_YIELD: put("(yield"); if (x->a) { put(" "); dump(x->a); } put(")"); break;
+    case N_YIELDFROM: put("(yield-from "); dump(x->a); put(")"); break;
+    case N_DICT: put("(dict"); dump_list(x->a); put(")"); break;
+    case N_DICTITEM: dump(x->a); put(":"); dump(x->b); break;
+    case N_SET: put("(set"); dump_list(x->a); put(")"); break;
+    case N_LISTCOMP: case N_SETCOMP: case N_DICTCOMP: case N_GENEXP:
+      put(x->kind == N_LISTCOMP ? "(listcomp " : x->kind == N_SETCOMP ? "(setcomp " :
+          x->kind == N_DICTCOMP ? "(dictcomp " : "(genexp ");
+      dump(x->a); dump_list(x->b); put(")");
+      break;
+    case N_COMPFOR: put("(for "); dump(x->a); put(" "); dump(x->b); for (const Node *c = x->c; c; c = c->next) { put(" if "); dump(c); } put(")"); break;
+    case N_ANNASSIGN: put("(: "); dump(x->a); put(" "); dump(x->b); if (x->c) { put(" "); dump(x->c); } put(")"); break;
+    case N_NONLOCAL: put("(nonlocal"); dump_list(x->a); put(")"); break;
+    case N_CLASS: put("(class "); put(x->str); put(" ("); for (const Node *a = x->a; a; a = a->next) { if (a != x->a) put(" "); dump(a); } put(") "); dump(x->b); put(")"); break;
+    case N_TRY:
+      put(x->op ? "(try* " : "(try "); dump(x->a);
+      for (const Node *h = x->b; h; h = h->next) {
+        put(" (except"); if (h->a) { put(" "); dump(h->a); } if (h->c) { put(" as "); dump(h->c); } put(" "); dump(h->b); put(")");
+      }
+      if (x->c) { put(" else "); dump(x->c); }
+      if (x->d) { put(" finally "); dump(x->d); }
+      put(")");
+      break;
+    case N_RAISE: put("(raise"); if (x->a) { put(" "); dump(x->a); } if (x->b) { put(" from "); dump(x->b); } put(")"); break;
+    case N_WITH: put("(with"); dump_list(x->a); put(" "); dump(x->b); put(")"); break;
+    case N_WITHITEM: dump(x->a); if (x->b) { put(" as "); dump(x->b); } break;
     default: put("?"); put(ast_kind_name(x->kind)); break;
   }
 }
@@ -208,7 +259,9 @@ static void test_expressions(void) {
 static void test_literals(void) {
   CHECK_STR(P("0x1F + 0o17 + 0b101 + 1_000"), "(+ (+ (+ 31 15) 5) 1000)");
   CHECK_STR(P("9223372036854775807"), "9223372036854775807");
-  CHECK_STR(P("x = 9223372036854775808"), "ERR SyntaxError: integer literal too large @1:5");
+  CHECK_STR(P("x = 9223372036854775808"), "(= x 9223372036854775808)");
+  CHECK_STR(P("0x1_FFFF_FFFF_FFFF_FFFF_FFFF"), "0x1FFFFFFFFFFFFFFFFFFFF");
+  CHECK_STR(P("1j + 2.5e3J + 1_0j"), "(+ (+ 1j 2500j) 10j)");
   CHECK_STR(P("1. + .5 + 1e-3 + 1E+3 + 1.5e2 + 1_0.2_5"), "(+ (+ (+ (+ (+ 1.0 0.5) 0.001) 1000.0) 150.0) 10.25)");
   CHECK_STR(P("0"), "0");
   CHECK_STR(P("00 + 0.0 + 0e0"), "(+ (+ 0 0.0) 0.0)");
@@ -232,8 +285,10 @@ static void test_literals(void) {
   CHECK_STR(P("x = 0x"), "ERR SyntaxError: invalid hexadecimal literal @1:7");
   CHECK_STR(P("x = 5e"), "ERR SyntaxError: invalid decimal literal @1:5");
   CHECK_STR(P("1if x else 2"), "(ifexp 1 x 2)");
-  CHECK_STR(P("b'x'"), "ERR SyntaxError: bytes literals are not supported by tsr @1:1");
-  CHECK_STR(P("f'x'"), "ERR SyntaxError: f-strings are not supported by tsr @1:1");
+  CHECK_STR(P("b'x' B'\\x41\\u00e9' rb'\\d'"), "bxA\\u00e9\\d");
+  CHECK_STR(P("b'\xc3\xa9'"), "ERR SyntaxError: bytes can only contain ASCII literal characters @1:1");
+  CHECK_STR(P("b'a' 'b'"), "ERR SyntaxError: cannot mix bytes and nonbytes literals @1:1");
+  CHECK_STR(P("f'x'"), "(f \"x\")");
 }
 
 static void test_statements(void) {
@@ -332,11 +387,11 @@ static void test_errors(void) {
   CHECK_STR(P("(a, b) += 1"), "ERR SyntaxError: 'tuple' is an illegal expression for augmented assignment @1:1");
   CHECK_STR(P("for f() in x: pass"), "ERR SyntaxError: cannot assign to function call @1:5");
   CHECK_STR(P("del f()"), "ERR SyntaxError: cannot delete function call @1:5");
-  CHECK_STR(P("class A: pass"), "ERR SyntaxError: 'class' is not supported by tsr @1:1");
-  CHECK_STR(P("f = lambda: 1"), "ERR SyntaxError: 'lambda' is not supported by tsr @1:5");
+  CHECK_STR(P("async def f(): pass"), "ERR SyntaxError: 'async' is not supported by tsr @1:1");
+  CHECK_STR(P("x = await y"), "ERR SyntaxError: 'await' is not supported by tsr @1:5");
   CHECK_STR(P("x = $"), "ERR SyntaxError: invalid syntax @1:5");
   CHECK_STR(P("x = 1 \\ y"), "ERR SyntaxError: unexpected character after line continuation character @1:8");
-  CHECK_STR(P("x = {}"), "ERR SyntaxError: invalid syntax @1:5");
+  CHECK_STR(P("x = {,}"), "ERR SyntaxError: invalid syntax @1:6");
   CHECK_STR(P("a == not b"), "ERR SyntaxError: invalid syntax @1:6");
   CHECK_STR(P("x[]"), "ERR SyntaxError: invalid syntax @1:3");
   CHECK_STR(P("x[1,,2]"), "ERR SyntaxError: invalid syntax @1:5");
@@ -484,6 +539,7 @@ static void test_positions(void) {
 
 int main(void) {
   ctx_init(&ctx, NULL, NULL);
+  ctx_stack_init(&ctx);
   test_expressions();
   test_literals();
   test_statements();

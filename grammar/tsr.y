@@ -309,9 +309,9 @@ params(A) ::= param(X).                               { A = ast_list_new(P, X); 
 params(A) ::= params(L) COMMA param(X).               { A = ast_list_add(P, L, X); }
 param(A) ::= NAME(N) annot_opt(X) default_opt(D).     { A = ast_param(P, N, X, D, PARAM_NORMAL); }
 param(A) ::= STAR(T).                                 { A = ast_param(P, T, 0, 0, PARAM_STAR); }
-param(A) ::= STAR NAME(N) annot_opt(X).               { A = ast_param(P, N, X, 0, PARAM_VARARGS); }
-param(A) ::= STAR NAME(N) COLON star_expr(X).         { A = ast_param(P, N, X, 0, PARAM_VARARGS); }
-param(A) ::= POW NAME(N) annot_opt(X).                { A = ast_param(P, N, X, 0, PARAM_VARKW); }
+param(A) ::= STAR(T) NAME(N) annot_opt(X).            { A = ast_param_star(P, T, N, X, PARAM_VARARGS); }
+param(A) ::= STAR(T) NAME(N) COLON star_expr(X).      { A = ast_param_star(P, T, N, X, PARAM_VARARGS); }
+param(A) ::= POW(T) NAME(N) annot_opt(X).             { A = ast_param_star(P, T, N, X, PARAM_VARKW); }
 param(A) ::= SLASH(T).                                { A = ast_param(P, T, 0, 0, PARAM_SLASH); }
 annot_opt(A) ::= .                                    { A = 0; }
 annot_opt(A) ::= COLON test(X).                       { A = X; }
@@ -370,8 +370,8 @@ lparams(A) ::= lparam(X).                             { A = ast_list_new(P, X); 
 lparams(A) ::= lparams(L) COMMA lparam(X).            { A = ast_list_add(P, L, X); }
 lparam(A) ::= NAME(N) default_opt(D).                 { A = ast_param(P, N, 0, D, PARAM_NORMAL); }
 lparam(A) ::= STAR(T).                                { A = ast_param(P, T, 0, 0, PARAM_STAR); }
-lparam(A) ::= STAR NAME(N).                           { A = ast_param(P, N, 0, 0, PARAM_VARARGS); }
-lparam(A) ::= POW NAME(N).                            { A = ast_param(P, N, 0, 0, PARAM_VARKW); }
+lparam(A) ::= STAR(T) NAME(N).                        { A = ast_param_star(P, T, N, 0, PARAM_VARARGS); }
+lparam(A) ::= POW(T) NAME(N).                         { A = ast_param_star(P, T, N, 0, PARAM_VARKW); }
 lparam(A) ::= SLASH(T).                               { A = ast_param(P, T, 0, 0, PARAM_SLASH); }
 
 or_test(A) ::= and_test(X).                           { A = X; }

@@ -843,6 +843,7 @@ Node *ast_expr_stmt(Parser *P, Node *e) {
 Node *ast_assign(Parser *P, NodeList targets, Node *value) {
   if (P->failed || !targets.head || !value) return NULL;
   for (Node *t = targets.head; t; t = t->next) {
+    if (t->kind == N_STARRED) return check_starred_target(P, t), NULL;
     const Node *bad = invalid_target(t);
     if (!bad) continue;
     bool direct = bad == t;
@@ -1167,6 +1168,13 @@ Node *ast_param(Parser *P, Token name, Node *annotation, Node *dflt, int kind) {
   r->op = (uint8_t)kind;
   r->a = dflt;
   r->b = annotation;
+  return r;
+}
+
+/* `*name` or `**name`: the parameter starts at its star (as in Python's messages). */
+Node *ast_param_star(Parser *P, Token star, Token name, Node *annotation, int kind) {
+  Node *r = ast_param(P, name, annotation, NULL, kind);
+  if (r) { r->line = star.line; r->col = star.col; }
   return r;
 }
 

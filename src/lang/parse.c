@@ -404,6 +404,7 @@ ParseResult parse_chunk_ex(Ctx *c, const char *src, size_t len, const char *name
       P.err_col = P.lex.err_col;
       break;
     }
+    if (!line_start && line_tokens == 1) P.line_second_code = code;   /* seen by errors */
     tsrParser(engine, code, t);
     if (P.failed || code == 0) break;
     if (code == TK_NEWLINE || code == TK_INDENT || code == TK_DEDENT) {
@@ -414,14 +415,15 @@ ParseResult parse_chunk_ex(Ctx *c, const char *src, size_t len, const char *name
       P.line_first = t;
       P.line_first_code = code;
       P.line_second_code = 0;
-    } else if (++line_tokens == 2) {
-      P.line_second_code = code;
+    } else {
+      line_tokens++;
     }
     P.prev2 = P.prev;
     P.prev2_code = P.prev_code;
     P.prev = t;
     P.prev_code = code;
   }
+  c->steps += ntokens;                 /* the tokens since the last poll */
   tsrParserFinalize(engine);
   if (c->cache_on && !c->parse_spare) {
     c->parse_spare = engine;

@@ -133,6 +133,7 @@ RT_HIDDEN Node *ast_with(Parser *P, Token t, NodeList items, Node *body);
 RT_HIDDEN Node *ast_def(Parser *P, Token t, Token name, NodeList params, Node *returns,
                         Node *body);
 RT_HIDDEN Node *ast_param(Parser *P, Token name, Node *annotation, Node *dflt, int kind);
+RT_HIDDEN Node *ast_param_star(Parser *P, Token star, Token name, Node *annotation, int kind);
 RT_HIDDEN Node *ast_class(Parser *P, Token t, Token name, NodeList args, Node *body);
 RT_HIDDEN Node *ast_decorate(Parser *P, NodeList decorators, Node *def);
 

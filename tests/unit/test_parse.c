@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "lang/ast.h"
+#include <stdio.h>
 
 static Ctx ctx;
 
@@ -496,6 +497,171 @@ static void test_limits(void) {
   free(s);
 }
 
+
+static void test_grammar(void) {
+  /* expressions */
+  CHECK_STR(P("lambda: 0"), "(lambda () 0)");
+  CHECK_STR(P("lambda x, y=1, *a, z, w=2, **k: x"), "(lambda (x (y 1) *a kw:z (kw:w 2) **k) x)");
+  CHECK_STR(P("lambda a, /, b, *, c: a"), "(lambda (/a b kw:c) a)");
+  CHECK_STR(P("(y := f(x))"), "(:= y (call f x))");
+  CHECK_STR(P("f(x := 1)"), "(call f (:= x 1))");
+  CHECK_STR(P("f(a, *b, c=1, **d)"), "(call f a *b (kw c 1) **d)");
+  CHECK_STR(P("f(x for x in y)"), "(call f (genexp x (for x y)))");
+  CHECK_STR(P("[x * y for x in a if x for y in b if y if z]"),
+            "(listcomp (* x y) (for x a if x) (for y b if y if z))");
+  CHECK_STR(P("{k: v for k, v in d}"), "(dictcomp k:v (for (tuple k v) d))");
+  CHECK_STR(P("{x for x in s}"), "(setcomp x (for x s))");
+  CHECK_STR(P("(x for x in s)"), "(genexp x (for x s))");
+  CHECK_STR(P("{}"), "(dict)");
+  CHECK_STR(P("{1: 2, **d, 3: 4,}"), "(dict 1:2 **d 3:4)");
+  CHECK_STR(P("{1, *a, 2}"), "(set 1 *a 2)");
+  CHECK_STR(P("[*a, b]"), "(list *a b)");
+  CHECK_STR(P("x[*a]"), "(sub x (tuple *a))");
+  CHECK_STR(P("a if b else lambda: c"), "(ifexp a b (lambda () c))");
+  CHECK_STR(P("def f():\n  x = yield\n  y = yield from z\n  yield 1, 2"),
+            "(def f () (block (= x (yield)) (= y (yield-from z)) (yield (tuple 1 2))))");
+  /* f-strings: fields parsed into nodes, constants joined */
+  CHECK_STR(P("f'a{x!r:>{w}}b'"), "(f \"a\" {x!r:(f \">\" {w})} \"b\")");
+  CHECK_STR(P("f'{x=}'"), "(f \"x=\" {x!r})");
+  CHECK_STR(P("f'{x = :>3}'"), "(f \"x = \" {x:(f \">3\")})");
+  CHECK_STR(P("'a' f'{{b}}' 'c' f'{d}'"), "(f \"a{b}c\" {d})");
+  CHECK_STR(P("f'{d[\"k\"]}' rf'\\d{x}'"), "(f {(sub d \"k\")} \"\\x5cd\" {x})");
+  CHECK_STR(P("f'''a\n{x}\nb'''"), "(f \"a\\x0a\" {x} \"\\x0ab\")");
+  CHECK_STR(P("f'{f\"{x}\"}'"), "(f {(f {x})})");
+  CHECK_STR(P("f''"), "(f)");
+  /* statements */
+  CHECK_STR(P("a, *b = c"), "(= (tuple a *b) c)");
+  CHECK_STR(P("x: int = 1"), "(: x int 1)");
+  CHECK_STR(P("x.y: int"), "(: (. x y) int)");
+  CHECK_STR(P("import a.b as c, d"), "(import a.b as c); (import, d)");
+  CHECK_STR(P("from .. a import b"), "(from ..a b)");
+  CHECK_STR(P("from . import (x as y,)"), "(from . x as y)");
+  CHECK_STR(P("nonlocal_ = 1\ndef f():\n  x = 1\n  def g():\n    nonlocal x"),
+            "(= nonlocal_ 1); (def f () (block (= x 1) (def g () (block (nonlocal x)))))");
+  CHECK_STR(P("for x in y: pass\nelse: z"), "(for x y (block pass) else (block z))");
+  CHECK_STR(P("while x: pass\nelse: z"), "(while x (block pass) else (block z))");
+  CHECK_STR(P("try: a\nexcept E as e: b\nexcept: c\nelse: d\nfinally: f"),
+            "(try (block a) (except E as e (block b)) (except (block c)) else (block d) finally (block f))");
+  CHECK_STR(P("try: a\nexcept* E: b"), "(try* (block a) (except E (block b)))");
+  CHECK_STR(P("try: a\nfinally: b"), "(try (block a) finally (block b))");
+  CHECK_STR(P("raise"), "(raise)");
+  CHECK_STR(P("raise E from c"), "(raise E from c)");
+  CHECK_STR(P("with a as b, c: pass"), "(with a as b c (block pass))");
+  CHECK_STR(P("with (a as b, c,): pass"), "(with a as b c (block pass))");
+  CHECK_STR(P("with (a, b) as c: pass"), "(with (tuple a b) as c (block pass))");
+  CHECK_STR(P("with (a, b): pass"), "(with a b (block pass))");
+  CHECK_STR(P("@d\n@e(1)\ndef f(a: int = 1, *, b, **k) -> str: pass"),
+            "(@ d (call e 1)) (def f ((a : int 1) kw:b **k) (block pass))");
+  CHECK_STR(P("class A(B, metaclass=M):\n  x = 1"), "(class A (B (kw metaclass M)) (block (= x 1)))");
+  CHECK_STR(P("match = 1\nmatch.x = case"), "(= match 1); (= (. match x) case)");
+}
+
+static void test_python_errors(void) {
+  /* CPython 3.11's compile-time messages (checked with /usr/bin/python3); inside f-strings the
+     positions are those of tsr's tokens (3.11's own are offsets into a re-parsed copy) */
+  CHECK_STR(P("def f(*): pass"), "ERR SyntaxError: named arguments must follow bare * @1:7");
+  CHECK_STR(P("def f(**k, a): pass"), "ERR SyntaxError: arguments cannot follow var-keyword argument @1:12");
+  CHECK_STR(P("def f(a, /, b, /): pass"), "ERR SyntaxError: / may appear only once @1:16");
+  CHECK_STR(P("def f(*, a, /): pass"), "ERR SyntaxError: / must be ahead of * @1:13");
+  CHECK_STR(P("def f(*a, *b): pass"), "ERR SyntaxError: * argument may appear only once @1:11");
+  CHECK_STR(P("lambda a, a: 0"), "ERR SyntaxError: duplicate argument 'a' in function definition @1:11");
+  CHECK_STR(P("f(**k, 2)"), "ERR SyntaxError: positional argument follows keyword argument unpacking @1:8");
+  CHECK_STR(P("f(**k, *a)"), "ERR SyntaxError: iterable argument unpacking follows keyword argument unpacking @1:8");
+  CHECK_STR(P("f(x for x in y, 1)"), "ERR SyntaxError: Generator expression must be parenthesized @1:3");
+  CHECK_STR(P("f'{}'"), "ERR SyntaxError: f-string: empty expression not allowed @1:4");
+  CHECK_STR(P("f'{x!z}'"), "ERR SyntaxError: f-string: invalid conversion character: expected 's', 'r', or 'a' @1:6");
+  CHECK_STR(P("f'{x'"), "ERR SyntaxError: f-string: expecting '}' @1:5");
+  CHECK_STR(P("f'}'"), "ERR SyntaxError: f-string: single '}' is not allowed @1:3");
+  CHECK_STR(P("f'{a b}'"), "ERR SyntaxError: f-string: invalid syntax. Perhaps you forgot a comma? @1:4");
+  CHECK_STR(P("f'{x:{y:{z}}}'"), "ERR SyntaxError: f-string: expressions nested too deeply @1:9");
+  CHECK_STR(P("f'{#}'"), "ERR SyntaxError: f-string expression part cannot include '#' @1:4");
+  CHECK_STR(P("f'{\\n}'"), "ERR SyntaxError: f-string expression part cannot include a backslash @1:4");
+  CHECK_STR(P("nonlocal x"), "ERR SyntaxError: nonlocal declaration not allowed at module level @1:1");
+  CHECK_STR(P("yield 1"), "ERR SyntaxError: 'yield' outside function @1:1");
+  CHECK_STR(P("class A: return 1"), "ERR SyntaxError: 'return' outside function @1:10");
+  CHECK_STR(P("class A: yield 1"), "ERR SyntaxError: 'yield' outside function @1:10");
+  CHECK_STR(P("def f(): [(yield 1) for x in y]"), "ERR SyntaxError: 'yield' inside list comprehension @1:12");
+  CHECK_STR(P("def f(): return lambda: (yield)"), "(def f () (block (return (lambda () (yield)))))");
+  CHECK_STR(P("*a = 1"), "ERR SyntaxError: starred assignment target must be in a list or tuple @1:1");
+  CHECK_STR(P("*a"), "ERR SyntaxError: can't use starred expression here @1:1");
+  CHECK_STR(P("x = *a"), "ERR SyntaxError: can't use starred expression here @1:5");
+  CHECK_STR(P("a, *b, *c = 1"), "ERR SyntaxError: multiple starred expressions in assignment @1:1");
+  CHECK_STR(P("del *a"), "ERR SyntaxError: cannot delete starred @1:5");
+  CHECK_STR(P("a, b: int"), "ERR SyntaxError: only single target (not tuple) can be annotated @1:1");
+  CHECK_STR(P("[a]: int"), "ERR SyntaxError: only single target (not list) can be annotated @1:1");
+  CHECK_STR(P("f(): int"), "ERR SyntaxError: illegal target for annotation @1:1");
+  CHECK_STR(P("x += yield"), "ERR SyntaxError: 'yield' outside function @1:6");
+  CHECK_STR(P("def f(): from x import *"), "ERR SyntaxError: import * only allowed at module level @1:10");
+  CHECK_STR(P("try:\n  pass\nexcept:\n  pass\nexcept E:\n  pass"), "ERR SyntaxError: default 'except:' must be last @3:1");
+  CHECK_STR(P("try:\n  pass\nexcept E:\n  pass\nexcept* F:\n  pass"),
+            "ERR SyntaxError: cannot have both 'except' and 'except*' on the same 'try' @5:1");
+  CHECK_STR(P("for x in y: pass\nelse: break"), "ERR SyntaxError: 'break' outside loop @2:7");
+  CHECK_STR(P("while 1:\n  pass\nelse:\n  continue"), "ERR SyntaxError: 'continue' not properly in loop @4:3");
+  CHECK_STR(P("lambda: 1 = 1"), "ERR SyntaxError: cannot assign to lambda @1:1");
+  CHECK_STR(P("a := 1"), "ERR SyntaxError: invalid syntax @1:3");
+  CHECK_STR(P("with (a as b).c: pass"), "ERR SyntaxError: invalid syntax @1:12");
+  CHECK_STR(P("match x:\n  case 1: pass"), "ERR SyntaxError: 'match' statements are not supported by tsr @1:1");
+  CHECK_STR(P("match (x):\n  case 1: pass"), "ERR SyntaxError: 'match' statements are not supported by tsr @1:1");
+  CHECK_STR(P("class A:\npass"), "ERR IndentationError: expected an indented block after class definition on line 1 @2:1");
+  CHECK_STR(P("try:\npass"), "ERR IndentationError: expected an indented block after 'try' statement on line 1 @2:1");
+  CHECK_STR(P("class A\n  pass"), "ERR SyntaxError: expected ':' @1:8");
+}
+
+/* Issue 25: parsing is linear in the number of arguments, parameters, literals and elifs. */
+static void test_linear(void) {
+  char *s = malloc(2000000), *p = s;
+  p += sprintf(p, "f(");
+  for (int i = 0; i < 100000; i++) p += sprintf(p, "k%d=1, ", i);
+  sprintf(p, ")\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_OK);
+  p = s + sprintf(s, "def f(");
+  for (int i = 0; i < 100000; i++) p += sprintf(p, "p%d, ", i);
+  sprintf(p, "): pass\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_OK);
+  p = s + sprintf(s, "def f(");
+  for (int i = 0; i < 100000; i++) p += sprintf(p, "p%d, ", i);
+  sprintf(p, "p5): pass\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_ERROR);
+  CHECK_STR(ctx.msg, "duplicate argument 'p5' in function definition");
+  p = s + sprintf(s, "f(");
+  for (int i = 0; i < 100000; i++) p += sprintf(p, "k%d=1, ", i);
+  sprintf(p, "k99999=2)\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_ERROR);
+  CHECK_STR(ctx.msg, "keyword argument repeated: k99999");
+  free(s);
+  s = repeat("x = ", "'ab' ", 100000, "\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_OK);
+  free(s);
+  s = repeat("x = ", "f'{a}b' ", 20000, "\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_OK);
+  free(s);
+  s = repeat("if x: pass\n", "elif y: pass\n", 100000, "else: pass\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_OK);
+  free(s);
+  s = repeat("x = {", "1: 2, ", 100000, "}\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_OK);
+  free(s);
+}
+
+/* The parser charges a step per token: max_steps stops a long parse (a LimitError, not a
+   SyntaxError). */
+static void test_steps(void) {
+  char *s = repeat("x = [", "1, ", 100000, "]\n");
+  ctx.max_steps = 1000;
+  ctx.steps = 0;
+  CHECK(result_of(s, strlen(s), 0) == PARSE_ERROR);
+  CHECK(ctx.status == TSR_ERR_LIMIT);
+  ctx.max_steps = 0;
+  ctx.steps = 0;
+  CHECK(result_of(s, strlen(s), 0) == PARSE_OK);
+  CHECK(ctx.steps >= 200000);
+  ctx.interrupted = 1;
+  CHECK(result_of(s, strlen(s), 0) == PARSE_ERROR);
+  CHECK(ctx.status == TSR_ERR_INTERRUPT);
+  ctx.steps = 0;
+  free(s);
+}
+
 static void test_positions(void) {
   const Node *x = first("x = 1");
   POS(x, 1, 1);
@@ -547,6 +713,10 @@ int main(void) {
   test_incomplete();
   test_limits();
   test_positions();
+  test_grammar();
+  test_python_errors();
+  test_linear();
+  test_steps();
   CHECK(ctx.mem_used == 0);
   return CHECK_DONE("parse");
 }

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "lang/ast.h"
+#include "tsr.h"
 #include <stdio.h>
 
 static Ctx ctx;
@@ -662,6 +663,51 @@ static void test_steps(void) {
   free(s);
 }
 
+/* The evaluator refuses each construct it cannot run yet with one SyntaxError, raised before
+   the chunk runs: nothing of the script has run. */
+static void test_unsupported(void) {
+  static const struct { const char *src, *msg; } cases[] = {
+    {"y = lambda: 0", "lambda is not supported yet"},
+    {"y = {}", "dict displays are not supported yet"},
+    {"y = {1}", "set displays are not supported yet"},
+    {"y = [i for i in range(3)]", "list comprehensions are not supported yet"},
+    {"y = f'{x}'", "f-strings are not supported yet"},
+    {"y = b'x'", "bytes literals are not supported yet"},
+    {"y = 1j", "complex numbers are not supported yet"},
+    {"y = 2**64 + 18446744073709551616", "integers beyond 64 bits are not supported yet"},
+    {"class A: pass", "class definitions are not supported yet"},
+    {"try:\n  pass\nexcept E:\n  pass", "try statements are not supported yet"},
+    {"with a: pass", "with statements are not supported yet"},
+    {"raise E", "raise is not supported yet"},
+    {"def f():\n  yield 1", "yield is not supported yet"},
+    {"def f(*a): pass", "keyword-only, positional-only, *args and **kwargs parameters are not supported yet"},
+    {"def f(a: int): pass", "annotations are not supported yet"},
+    {"@d\ndef f(): pass", "decorators are not supported yet"},
+    {"for i in x: pass\nelse: pass", "else clauses of loops are not supported yet"},
+    {"print(*x)", "starred expressions are not supported yet"},
+    {"if (y := 1): pass", "assignment expressions are not supported yet"},
+    {"from . import x", "relative imports are not supported yet"},
+    {"y: int = 1", "annotated assignments are not supported yet"},
+  };
+  tsr_State *S = tsr_open(NULL);
+  CHECK(S != NULL);
+  if (!S) return;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char src[256];
+    snprintf(src, sizeof src, "ran = 1\n%s\n", cases[i].src);
+    CHECK(tsr_eval(S, src, "t", NULL) == TSR_ERR_SYNTAX);
+    CHECK_STR(tsr_last_error(S)->kind, "SyntaxError");
+    CHECK_STR(tsr_last_error(S)->message, cases[i].msg);
+    CHECK(tsr_last_error(S)->line >= 2);
+    tsr_Tensor *ran = tsr_get(S, "ran");
+    CHECK(ran == NULL);
+    if (ran) tsr_tensor_release(ran);
+  }
+  /* what the evaluator runs still runs, whatever new syntax it is written in */
+  CHECK(tsr_eval(S, "import numpy as np, numpy as onp\nx = onp.ones(3)\nran = x.sum()", "t", NULL) == TSR_OK);
+  tsr_close(S);
+}
+
 static void test_positions(void) {
   const Node *x = first("x = 1");
   POS(x, 1, 1);
@@ -717,6 +763,7 @@ int main(void) {
   test_python_errors();
   test_linear();
   test_steps();
+  test_unsupported();
   CHECK(ctx.mem_used == 0);
   return CHECK_DONE("parse");
 }

@@ -151,8 +151,10 @@ static void position_of(const char *src, size_t off, int *line, int *col) {
 ** Python's compile-time checks on the finished tree, in source order: `return` only inside a
 ** function, `break` and `continue` only inside a loop, `yield` only in a function and not in a
 ** comprehension, `nonlocal` not at module level, `import *` not in a function, starred
-** expressions only where they unpack, `x as y` only in a `with`.  Recursion follows the tree;
-** a tree too deep for the C stack is a RecursionError, as CPython's "during compilation".
+** expressions only where they unpack, `x as y` only in a `with`.  Left-leaning chains
+** (`a.b.c...`, `f()()...`, `1 + 1 + ...`) are walked in a loop; the other nesting is bounded
+** by the parser's stack, and a tree still too deep for the C stack is the parser's
+** SyntaxError "too complex".
 */
 enum { SC_MODULE, SC_FUNCTION, SC_CLASS };
 typedef struct Check {
@@ -169,11 +171,7 @@ static void check_fail(Check *k, const Node *x, const char *msg) {
 static bool check_deep(Check *k, const Node *x) {
   if (k->P->failed) return true;
   if (!ctx_stack_exhausted(k->P->c)) return false;
-  ctx_err(k->P->c, TSR_ERR_RUNTIME, "RecursionError",
-          "maximum recursion depth exceeded during compilation");
-  k->P->failed = true;
-  k->P->err_line = x->line;
-  k->P->err_col = x->col;
+  parse_error(k->P, x->line, x->col, "SyntaxError", "too complex");
   return true;
 }
 
@@ -202,6 +200,7 @@ static void check_params(Check *k, const Node *p) {
 }
 
 static void check_expr(Check *k, const Node *x, bool star_ok) {
+again:
   if (!x || check_deep(k, x)) return;
   Check in = *k;
   switch (x->kind) {
@@ -225,10 +224,7 @@ static void check_expr(Check *k, const Node *x, bool star_ok) {
     case N_TUPLE: case N_LIST: case N_SET:
       check_list(k, x->a, true);
       return;
-    case N_BINOP:                      /* a long left-deep chain (1 + 1 + ...) costs no stack */
-      for (; x->kind == N_BINOP && !k->P->failed; x = x->a) check_expr(k, x->b, false);
-      check_expr(k, x, false);
-      return;
+
     case N_CALL:
       check_expr(k, x->a, false);
       check_list(k, x->b, true);
@@ -250,9 +246,14 @@ static void check_expr(Check *k, const Node *x, bool star_ok) {
       check_expr(&in, x->a, false);
       return;
     default:
-      for (const Node *c = x->a; c && !k->P->failed; c = c->next) check_expr(k, c, false);
       for (const Node *c = x->b; c && !k->P->failed; c = c->next) check_expr(k, c, false);
       for (const Node *c = x->c; c && !k->P->failed; c = c->next) check_expr(k, c, false);
+      if (x->a && !x->a->next) {       /* a single first child: in the loop */
+        x = x->a;
+        star_ok = false;
+        goto again;
+      }
+      for (const Node *c = x->a; c && !k->P->failed; c = c->next) check_expr(k, c, false);
       return;
   }
 }

@@ -642,6 +642,16 @@ static void test_linear(void) {
   s = repeat("x = {", "1: 2, ", 100000, "}\n");
   CHECK(result_of(s, strlen(s), 0) == PARSE_OK);
   free(s);
+  /* long left-leaning chains: deep trees, walked without recursion by the checks */
+  s = repeat("x = a", ".b", 100000, "\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_OK);
+  free(s);
+  s = repeat("x = f", "()", 100000, "\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_OK);
+  free(s);
+  s = repeat("x = a", " and a", 100000, "\n");
+  CHECK(result_of(s, strlen(s), 0) == PARSE_OK);
+  free(s);
 }
 
 /* The parser charges a step per token: max_steps stops a long parse (a LimitError, not a

@@ -226,9 +226,10 @@ again:
       return;
 
     case N_CALL:
-      check_expr(k, x->a, false);
       check_list(k, x->b, true);
-      return;
+      x = x->a;
+      star_ok = false;
+      goto again;
     case N_LAMBDA:
       check_params(k, x->a);
       in.scope = SC_FUNCTION;

@@ -32,7 +32,8 @@
 %stack_overflow { parse_too_complex(P); }
 
 %syntax_error {
-  parse_syntax_error(P, yymajor, &yyminor, yy_find_shift_action(TK_COLON, yypParser->yytos->stateno) < YY_ERROR_ACTION);
+  parse_syntax_error(P, yymajor, &yyminor, yy_find_shift_action(TK_COLON, yypParser->yytos->stateno) < YY_ERROR_ACTION,
+                     yy_find_shift_action(TK_EXCEPT, yypParser->yytos->stateno) < YY_ERROR_ACTION);
 }
 
 /* Token codes, in a fixed order; some are produced by the lexer only to be rejected. */

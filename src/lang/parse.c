@@ -70,9 +70,16 @@ static const char *header_name(int code) {
 /* The parser cannot take token `code` (tok) here.  Records the error with CPython 3.11's
    wording: a missing indented block, an unexpected indent, a missing ':', a missing comma
    inside brackets, or plain "invalid syntax".  End of input (code 0) can only come where an
-   indented block must follow, and is "incomplete". */
-void parse_syntax_error(Parser *P, int code, const Token *tok, bool colon_ok) {
+   indented block (or a try's handler) must follow, and is "incomplete". */
+void parse_syntax_error(Parser *P, int code, const Token *tok, bool colon_ok, bool except_ok) {
   if (P->failed) return;
+  if (except_ok && code != TK_EXCEPT && code != TK_FINALLY) {   /* a try with no handler */
+    bool eof = code == 0;
+    parse_error(P, eof ? P->line_first.line : tok->line, eof ? P->line_first.col : tok->col,
+                "SyntaxError", "expected 'except' or 'finally' block");
+    P->incomplete = eof && !P->lex.blank_at_end;   /* the REPL waits for the handler */
+    return;
+  }
   const char *hdr = header_name(P->line_first_code);
   if (code == 0) {
     if (hdr && P->prev_code == TK_NEWLINE && P->prev2_code == TK_COLON)

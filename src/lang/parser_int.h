@@ -39,8 +39,9 @@ typedef struct Parser {
 RT_HIDDEN void parse_error(Parser *P, int line, int col, const char *kind, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 /* Called by the grammar's %syntax_error: the token `code` (0 = end of input) is not
-   acceptable here; colon_ok tells whether ':' would have been. */
-RT_HIDDEN void parse_syntax_error(Parser *P, int code, const Token *tok, bool colon_ok);
+   acceptable here; colon_ok and except_ok tell whether ':' or `except` would have been. */
+RT_HIDDEN void parse_syntax_error(Parser *P, int code, const Token *tok, bool colon_ok,
+                                  bool except_ok);
 /* Called by the grammar's %stack_overflow. */
 RT_HIDDEN void parse_too_complex(Parser *P);
 

@@ -439,6 +439,15 @@ static void test_incomplete(void) {
   CHECK(result_of(oneline, strlen(oneline), PARSE_INTERACTIVE) == PARSE_OK);
   const char *hdr = "for i in x:\n";
   CHECK(result_of(hdr, strlen(hdr), PARSE_INTERACTIVE) == PARSE_INCOMPLETE);
+  CHECK_STR(P("try:\n  pass\nx = 1\n"), "ERR SyntaxError: expected 'except' or 'finally' block @3:1");
+  const char *try1 = "try:\n    x = 1\n";
+  CHECK(result_of(try1, strlen(try1), PARSE_INTERACTIVE) == PARSE_INCOMPLETE);
+  const char *try2 = "try:\n    x = 1\nexcept E:\n    pass\n\n";
+  CHECK(result_of(try2, strlen(try2), PARSE_INTERACTIVE) == PARSE_OK);
+  const char *try3 = "try:\n    x = 1\n\n";
+  CHECK(result_of(try3, strlen(try3), PARSE_INTERACTIVE) == PARSE_ERROR);
+  const char *cls = "class A:\n";
+  CHECK(result_of(cls, strlen(cls), PARSE_INTERACTIVE) == PARSE_INCOMPLETE);
   const char *bad = "x = )\n";
   CHECK(result_of(bad, strlen(bad), PARSE_INTERACTIVE) == PARSE_ERROR);
 }

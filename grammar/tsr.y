@@ -32,8 +32,7 @@
 %stack_overflow { parse_too_complex(P); }
 
 %syntax_error {
-  parse_syntax_error(P, yymajor, &yyminor, yy_find_shift_action(TK_COLON, yypParser->yytos->stateno) < YY_ERROR_ACTION,
-                     yy_find_shift_action(TK_EXCEPT, yypParser->yytos->stateno) < YY_ERROR_ACTION);
+  parse_syntax_error(P, yymajor, &yyminor, yypParser->yytos->stateno);
 }
 
 /* Token codes, in a fixed order; some are produced by the lexer only to be rejected. */
@@ -310,9 +309,9 @@ params(A) ::= param(X).                               { A = ast_list_new(P, X); 
 params(A) ::= params(L) COMMA param(X).               { A = ast_list_add(P, L, X); }
 param(A) ::= NAME(N) annot_opt(X) default_opt(D).     { A = ast_param(P, N, X, D, PARAM_NORMAL); }
 param(A) ::= STAR(T).                                 { A = ast_param(P, T, 0, 0, PARAM_STAR); }
-param(A) ::= STAR(T) NAME(N) annot_opt(X).            { A = ast_param_star(P, T, N, X, PARAM_VARARGS); }
-param(A) ::= STAR(T) NAME(N) COLON star_expr(X).      { A = ast_param_star(P, T, N, X, PARAM_VARARGS); }
-param(A) ::= POW(T) NAME(N) annot_opt(X).             { A = ast_param_star(P, T, N, X, PARAM_VARKW); }
+param(A) ::= STAR(T) NAME(N) annot_opt(X) default_opt(D). { A = ast_param_star(P, T, N, X, D, PARAM_VARARGS); }
+param(A) ::= STAR(T) NAME(N) COLON star_expr(X).      { A = ast_param_star(P, T, N, X, 0, PARAM_VARARGS); }
+param(A) ::= POW(T) NAME(N) annot_opt(X) default_opt(D). { A = ast_param_star(P, T, N, X, D, PARAM_VARKW); }
 param(A) ::= SLASH(T).                                { A = ast_param(P, T, 0, 0, PARAM_SLASH); }
 annot_opt(A) ::= .                                    { A = 0; }
 annot_opt(A) ::= COLON test(X).                       { A = X; }
@@ -371,8 +370,8 @@ lparams(A) ::= lparam(X).                             { A = ast_list_new(P, X); 
 lparams(A) ::= lparams(L) COMMA lparam(X).            { A = ast_list_add(P, L, X); }
 lparam(A) ::= NAME(N) default_opt(D).                 { A = ast_param(P, N, 0, D, PARAM_NORMAL); }
 lparam(A) ::= STAR(T).                                { A = ast_param(P, T, 0, 0, PARAM_STAR); }
-lparam(A) ::= STAR(T) NAME(N).                        { A = ast_param_star(P, T, N, 0, PARAM_VARARGS); }
-lparam(A) ::= POW(T) NAME(N).                         { A = ast_param_star(P, T, N, 0, PARAM_VARKW); }
+lparam(A) ::= STAR(T) NAME(N) default_opt(D).         { A = ast_param_star(P, T, N, 0, D, PARAM_VARARGS); }
+lparam(A) ::= POW(T) NAME(N) default_opt(D).          { A = ast_param_star(P, T, N, 0, D, PARAM_VARKW); }
 lparam(A) ::= SLASH(T).                               { A = ast_param(P, T, 0, 0, PARAM_SLASH); }
 
 or_test(A) ::= and_test(X).                           { A = X; }
@@ -520,4 +519,7 @@ specparts(A) ::= specparts(L) field(X).               { A = ast_fparts_add(P, L,
 /* The engine's size and life cycle for parse.c, which allocates it through the Ctx. */
 %code {
 size_t tsrParserSize(void) { return sizeof(yyParser); }
+bool tsrParserAccepts(int state, int code) {
+  return yy_find_shift_action((YYCODETYPE)code, (YYACTIONTYPE)state) < YY_ERROR_ACTION;
+}
 }

@@ -1172,7 +1172,13 @@ Node *ast_param(Parser *P, Token name, Node *annotation, Node *dflt, int kind) {
 }
 
 /* `*name` or `**name`: the parameter starts at its star (as in Python's messages). */
-Node *ast_param_star(Parser *P, Token star, Token name, Node *annotation, int kind) {
+Node *ast_param_star(Parser *P, Token star, Token name, Node *annotation, Node *dflt, int kind) {
+  if (P->failed) return NULL;
+  if (dflt) {
+    parse_error(P, dflt->line, dflt->col, "SyntaxError", "%s argument cannot have default value",
+                kind == PARAM_VARARGS ? "var-positional" : "var-keyword");
+    return NULL;
+  }
   Node *r = ast_param(P, name, annotation, NULL, kind);
   if (r) { r->line = star.line; r->col = star.col; }
   return r;
@@ -1255,6 +1261,11 @@ Node *ast_lambda(Parser *P, Token t, NodeList params, Node *body) {
 
 Node *ast_class(Parser *P, Token t, Token name, NodeList args, Node *body) {
   if (P->failed || !body || !check_args(P, args)) return NULL;
+  for (Node *x = args.head; x; x = x->next)
+    if (x->kind == N_GENEXP && !x->paren) {      /* class A(x for x in y) */
+      parse_error(P, x->b->line, x->b->col, "SyntaxError", "invalid syntax");
+      return NULL;
+    }
   Node *r = named(P, N_CLASS, name);
   if (!r) return NULL;
   r->line = t.line;

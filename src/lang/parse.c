@@ -71,8 +71,10 @@ static const char *header_name(int code) {
    wording: a missing indented block, an unexpected indent, a missing ':', a missing comma
    inside brackets, or plain "invalid syntax".  End of input (code 0) can only come where an
    indented block (or a try's handler) must follow, and is "incomplete". */
-void parse_syntax_error(Parser *P, int code, const Token *tok, bool colon_ok, bool except_ok) {
+void parse_syntax_error(Parser *P, int code, const Token *tok, int state) {
   if (P->failed) return;
+  bool colon_ok = tsrParserAccepts(state, TK_COLON);
+  bool except_ok = tsrParserAccepts(state, TK_EXCEPT);
   if (except_ok && code != TK_EXCEPT && code != TK_FINALLY) {   /* a try with no handler */
     bool eof = code == 0;
     parse_error(P, eof ? P->line_first.line : tok->line, eof ? P->line_first.col : tok->col,
@@ -109,6 +111,30 @@ void parse_syntax_error(Parser *P, int code, const Token *tok, bool colon_ok, bo
       tok->line >= P->line_first.line) {
     parse_error(P, P->line_first.line, P->line_first.col, "SyntaxError",
                 "'match' statements are not supported by tsr");
+    return;
+  }
+  if (P->line_first_code == TK_NAME && P->line_first.n == 5 &&
+      memcmp(P->line_first.z, "print", 5) == 0 && P->line_second_code == code &&
+      P->line_second.z == tok->z && starts_operand(code)) {
+    parse_error(P, P->line_first.line, P->line_first.col, "SyntaxError",
+                "Missing parentheses in call to 'print'. Did you mean print(...)?");
+    return;
+  }
+  if (code == TK_ASSIGN && P->lex.depth == 0 && P->lex.nfstr == 0 &&
+      (P->line_first_code == TK_IF || P->line_first_code == TK_ELIF ||
+       P->line_first_code == TK_WHILE) && P->line_second_code) {
+    parse_error(P, P->line_second.line, P->line_second.col, "SyntaxError",
+                "invalid syntax. Maybe you meant '==' or ':=' instead of '='?");
+    return;
+  }
+  if (P->prev_code == TK_BANG && P->lex.nfstr > 0) {
+    parse_error(P, tok->line, tok->col, "SyntaxError",
+                "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+    return;
+  }
+  if (tsrParserAccepts(state, TK_ELSE) && !tsrParserAccepts(state, TK_ELIF) &&
+      !tsrParserAccepts(state, TK_EXCEPT) && code != TK_INDENT) {
+    parse_error(P, tok->line, tok->col, "SyntaxError", "expected 'else' after 'if' expression");
     return;
   }
   bool in_field = false;             /* inside an f-string's replacement field */
@@ -413,7 +439,10 @@ ParseResult parse_chunk_ex(Ctx *c, const char *src, size_t len, const char *name
       P.err_col = P.lex.err_col;
       break;
     }
-    if (!line_start && line_tokens == 1) P.line_second_code = code;   /* seen by errors */
+    if (!line_start && line_tokens == 1) {   /* seen by errors */
+      P.line_second = t;
+      P.line_second_code = code;
+    }
     tsrParser(engine, code, t);
     if (P.failed || code == 0) break;
     if (code == TK_NEWLINE || code == TK_INDENT || code == TK_DEDENT) {

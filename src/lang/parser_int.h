@@ -31,7 +31,8 @@ typedef struct Parser {
   int prev_code, prev2_code;
   Token line_first;    /* first token of the current logical line (compound keyword) */
   int line_first_code;
-  int line_second_code;  /* code of the second token of that line (0 if none yet) */
+  Token line_second;     /* the second token of that line */
+  int line_second_code;  /* and its code (0 if none yet) */
 } Parser;
 
 /* Records a syntax error (kind "SyntaxError", "IndentationError" or "TabError") at
@@ -39,9 +40,8 @@ typedef struct Parser {
 RT_HIDDEN void parse_error(Parser *P, int line, int col, const char *kind, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 /* Called by the grammar's %syntax_error: the token `code` (0 = end of input) is not
-   acceptable here; colon_ok and except_ok tell whether ':' or `except` would have been. */
-RT_HIDDEN void parse_syntax_error(Parser *P, int code, const Token *tok, bool colon_ok,
-                                  bool except_ok);
+   acceptable in parser state `state` (tsrParserAccepts tells which tokens would have been). */
+RT_HIDDEN void parse_syntax_error(Parser *P, int code, const Token *tok, int state);
 /* Called by the grammar's %stack_overflow. */
 RT_HIDDEN void parse_too_complex(Parser *P);
 
@@ -50,6 +50,7 @@ RT_HIDDEN size_t tsrParserSize(void);
 RT_HIDDEN void tsrParserInit(void *engine, Parser *P);
 RT_HIDDEN void tsrParserFinalize(void *engine);
 RT_HIDDEN void tsrParser(void *engine, int code, Token tok);
+RT_HIDDEN bool tsrParserAccepts(int state, int code);
 
 /* ------------------------------------------------------------------------------------------
 ** AST constructors (ast.c).  Each returns a node in the chunk's arena, or NULL once P has
@@ -134,7 +135,8 @@ RT_HIDDEN Node *ast_with(Parser *P, Token t, NodeList items, Node *body);
 RT_HIDDEN Node *ast_def(Parser *P, Token t, Token name, NodeList params, Node *returns,
                         Node *body);
 RT_HIDDEN Node *ast_param(Parser *P, Token name, Node *annotation, Node *dflt, int kind);
-RT_HIDDEN Node *ast_param_star(Parser *P, Token star, Token name, Node *annotation, int kind);
+RT_HIDDEN Node *ast_param_star(Parser *P, Token star, Token name, Node *annotation, Node *dflt,
+                               int kind);
 RT_HIDDEN Node *ast_class(Parser *P, Token t, Token name, NodeList args, Node *body);
 RT_HIDDEN Node *ast_decorate(Parser *P, NodeList decorators, Node *def);
 

@@ -615,6 +615,13 @@ static void test_python_errors(void) {
   CHECK_STR(P("class A:\npass"), "ERR IndentationError: expected an indented block after class definition on line 1 @2:1");
   CHECK_STR(P("try:\npass"), "ERR IndentationError: expected an indented block after 'try' statement on line 1 @2:1");
   CHECK_STR(P("class A\n  pass"), "ERR SyntaxError: expected ':' @1:8");
+  CHECK_STR(P("print f"), "ERR SyntaxError: Missing parentheses in call to 'print'. Did you mean print(...)? @1:1");
+  CHECK_STR(P("if x = 1:\n  pass"), "ERR SyntaxError: invalid syntax. Maybe you meant '==' or ':=' instead of '='? @1:4");
+  CHECK_STR(P("x = 1 if y"), "ERR SyntaxError: expected 'else' after 'if' expression @1:11");
+  CHECK_STR(P("def f(*a=1): pass"), "ERR SyntaxError: var-positional argument cannot have default value @1:10");
+  CHECK_STR(P("def f(**a=1): pass"), "ERR SyntaxError: var-keyword argument cannot have default value @1:11");
+  CHECK_STR(P("f'{x!}'"), "ERR SyntaxError: f-string: invalid conversion character: expected 's', 'r', or 'a' @1:6");
+  CHECK_STR(P("class A(x for x in y): pass"), "ERR SyntaxError: invalid syntax @1:11");
 }
 
 /* Issue 25: parsing is linear in the number of arguments, parameters, literals and elifs. */

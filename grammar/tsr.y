@@ -423,8 +423,8 @@ expr(A) ::= primary(X).                               { A = X; }
 */
 primary(A) ::= atom(X).                               { A = X; }
 primary(A) ::= primary(X) DOT NAME(N).                { A = ast_attr(P, X, N); }
-primary(A) ::= primary(X) LP RP.                      { A = ast_call(P, X, ast_list_empty(P)); }
-primary(A) ::= primary(X) LP args(L) RP.              { A = ast_call(P, X, L); }
+primary(A) ::= primary(X) LP(T) RP.                   { A = ast_call(P, X, T, ast_list_empty(P)); }
+primary(A) ::= primary(X) LP(T) args(L) RP.           { A = ast_call(P, X, T, L); }
 primary(A) ::= primary(X) LB subs(I) RB.              { A = ast_subscript(P, X, I); }
 
 args(A) ::= alist(L).                                 { A = L; }

@@ -460,6 +460,7 @@ Node *ast_formatted(Parser *P, Token t, Node *e, Node *debug, int conv, Node *sp
   if (P->failed || !e) return NULL;
   Node *r = node(P, N_FORMATTED, t.line, t.col);
   if (!r) return NULL;
+  if (e->kind == N_TUPLE && !e->paren) { e->line = t.line; e->col = t.col; }  /* `{a, b}`: at '{' */
   r->a = e;
   r->b = spec;
   r->c = debug;
@@ -705,9 +706,15 @@ static bool check_args(Parser *P, NodeList args) {
   return ok;
 }
 
-/* f(args): b = the arguments in source order (positional, N_STARRED, N_KWARG, N_DSTAR). */
-Node *ast_call(Parser *P, Node *f, NodeList args) {
+/* f(args): b = the arguments in source order (positional, N_STARRED, N_KWARG, N_DSTAR).  A
+   sole generator expression without parentheses of its own starts at the call's '(' (as
+   Python's). */
+Node *ast_call(Parser *P, Node *f, Token open, NodeList args) {
   if (P->failed || !f || !check_args(P, args)) return NULL;
+  if (args.n == 1 && args.head->kind == N_GENEXP && !args.head->paren) {
+    args.head->line = open.line;
+    args.head->col = open.col;
+  }
   Node *r = node_at(P, N_CALL, f);
   if (!r) return NULL;
   r->a = f;
@@ -1171,17 +1178,16 @@ Node *ast_param(Parser *P, Token name, Node *annotation, Node *dflt, int kind) {
   return r;
 }
 
-/* `*name` or `**name`: the parameter starts at its star (as in Python's messages). */
+/* `*name` or `**name` (at its name, as Python's arg; a default is an error). */
 Node *ast_param_star(Parser *P, Token star, Token name, Node *annotation, Node *dflt, int kind) {
+  (void)star;
   if (P->failed) return NULL;
   if (dflt) {
     parse_error(P, dflt->line, dflt->col, "SyntaxError", "%s argument cannot have default value",
                 kind == PARAM_VARARGS ? "var-positional" : "var-keyword");
     return NULL;
   }
-  Node *r = ast_param(P, name, annotation, NULL, kind);
-  if (r) { r->line = star.line; r->col = star.col; }
-  return r;
+  return ast_param(P, name, annotation, NULL, kind);
 }
 
 /* Orders a parsed parameter list as Python does: parameters before `/` are positional-only,
@@ -1203,7 +1209,11 @@ static bool ast_params(Parser *P, NodeList *params) {
         slash = true;
         continue;
       case PARAM_STAR: case PARAM_VARARGS:
-        if (star) { err_at(P, x, "%s", "* argument may appear only once"); return false; }
+        if (star) {                    /* at the star, before the name of a *args */
+          parse_error(P, x->line, x->col - (x->op == PARAM_VARARGS), "SyntaxError", "%s",
+                      "* argument may appear only once");
+          return false;
+        }
         star = true;
         if (x->op == PARAM_STAR) { bare_star = x; continue; }
         break;

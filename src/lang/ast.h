@@ -180,9 +180,11 @@ RT_HIDDEN ParseResult parse_chunk_ex(Ctx *c, const char *src, size_t len, const 
    (annotate_fields, no attributes) into b: the differential AST test compares the two.  String
    constants are written with \x/\u/\U escapes for every non-ASCII or non-printable character,
    floats with 17 significant digits and big ints as written, so the text evaluates (with the
-   `ast` module's names) to the same tree even where Python's repr would differ.  Returns 0,
-   or -1 with RecursionError/MemoryError in c. */
-RT_HIDDEN int ast_dump(Ctx *c, const Chunk *ch, Buf *b);
+   `ast` module's names) to the same tree even where Python's repr would differ.  With
+   positions, statements and expressions carry lineno and col_offset (0-based, counted in
+   characters where Python counts UTF-8 bytes).  Returns 0, or -1 with RecursionError or
+   MemoryError in c. */
+RT_HIDDEN int ast_dump(Ctx *c, const Chunk *ch, Buf *b, bool positions);
 
 /* Name of a node kind / operator symbol ("+", "<=", "not in"), for messages. */
 RT_HIDDEN const char *ast_kind_name(int kind);

@@ -10,13 +10,20 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct Dumper { Ctx *c; Buf *b; bool failed; } Dumper;
+typedef struct Dumper {
+  Ctx *c;
+  Buf *b;
+  bool failed, positions;
+  const Node *fstring;   /* the outermost f-string being written: Python 3.11 gives its parts
+                            (constants, fields, format specs) the f-string's position */
+} Dumper;
 
 enum { LOAD, STORE, DEL };
 static const char *const ctx_names[] = {"Load()", "Store()", "Del()"};
 
 static void expr(Dumper *d, const Node *x, int ctx);
 static void stmts(Dumper *d, const Node *block);
+static void position(Dumper *d, size_t start, const Node *x);
 
 static void put(Dumper *d, const char *s) { buf_puts(d->b, s); }
 
@@ -84,10 +91,12 @@ static const char *const binop_names[] = {
 };
 
 static void arg(Dumper *d, const Node *p) {
+  size_t start = d->b->n;
   put(d, "arg(arg=");
   quoted(d, p->str, p->len, false);
   if (p->b) { put(d, ", annotation="); expr(d, p->b, LOAD); }
   put(d, ")");
+  position(d, start, p);
 }
 
 /* Python's `arguments` node of a def or lambda. */
@@ -142,11 +151,13 @@ static void call_args(Dumper *d, const Node *args, const char *pos_name) {
   for (const Node *a = args; a; a = a->next)
     if (a->kind == N_KWARG || a->kind == N_DSTAR) {
       if (!first) put(d, ", ");
+      size_t start = d->b->n;
       put(d, "keyword(");
       if (a->kind == N_KWARG) { put(d, "arg="); quoted(d, a->str, a->len, false); put(d, ", "); }
       put(d, "value=");
       expr(d, a->a, LOAD);
       put(d, ")");
+      position(d, start, a);
       first = false;
     }
   put(d, "]");
@@ -177,7 +188,28 @@ static void bool_values(Dumper *d, const Node *x, int kind) {
   expr(d, x->b, LOAD);
 }
 
+static void expr_fields(Dumper *d, const Node *x, int ctx);
+
+/* With positions, ", lineno=L, col_offset=C" before the closing parenthesis of the node just
+   written from offset `start` (Python's attributes; col_offset 0-based, in characters). */
+static void position(Dumper *d, size_t start, const Node *x) {
+  Buf *b = d->b;
+  if (!d->positions || b->failed || b->n <= start || b->p[b->n - 1] != ')') return;
+  if (d->fstring) x = d->fstring;
+  b->n--;
+  buf_printf(b, "%slineno=%d, col_offset=%d)", b->p[b->n - 1] == '(' ? "" : ", ", x->line, x->col - 1);
+}
+
 static void expr(Dumper *d, const Node *x, int ctx) {
+  size_t start = d->b->n;
+  const Node *outer = d->fstring;
+  if (x && x->kind == N_FSTRING && !outer) d->fstring = x;
+  expr_fields(d, x, ctx);
+  if (x && x->kind != N_COMPFOR && x->kind != N_DICTITEM) position(d, start, x);
+  d->fstring = outer;
+}
+
+static void expr_fields(Dumper *d, const Node *x, int ctx) {
   if (!x) { put(d, "None"); return; }
   if (deep(d)) return;
   Buf *b = d->b;
@@ -329,7 +361,10 @@ static void expr(Dumper *d, const Node *x, int ctx) {
     case N_FSTRING: put(d, "JoinedStr(values="); expr_list(d, x->a, LOAD); put(d, ")"); return;
     case N_FORMATTED:
       put(d, "FormattedValue(value=");
+      const Node *f = d->fstring;
+      d->fstring = NULL;                  /* a field's expression has its own position */
       expr(d, x->a, LOAD);
+      d->fstring = f;
       buf_printf(b, ", conversion=%d", x->op ? x->op : -1);
       if (x->b) { put(d, ", format_spec="); expr(d, x->b, LOAD); }
       put(d, ")");
@@ -346,7 +381,15 @@ static void block_or_empty(Dumper *d, const char *field, const Node *block) {
 }
 
 /* One statement; returns the next statement to dump (imports merge their continuations). */
+static const Node *stmt_fields(Dumper *d, const Node *s);
 static const Node *stmt(Dumper *d, const Node *s) {
+  size_t start = d->b->n;
+  const Node *next = stmt_fields(d, s);
+  position(d, start, s);
+  return next;
+}
+
+static const Node *stmt_fields(Dumper *d, const Node *s) {
   Buf *b = d->b;
   if (deep(d)) return NULL;
   switch (s->kind) {
@@ -458,11 +501,13 @@ static const Node *stmt(Dumper *d, const Node *s) {
       put(d, ", handlers=[");
       for (const Node *h = s->b; h; h = h->next) {
         if (h != s->b) put(d, ", ");
+        size_t start = d->b->n;
         put(d, "ExceptHandler(");
         if (h->a) { put(d, "type="); expr(d, h->a, LOAD); put(d, ", "); }
         if (h->c) { put(d, "name="); quoted(d, h->c->str, h->c->len, false); put(d, ", "); }
         block_or_empty(d, "body", h->b);
         put(d, ")");
+        position(d, start, h);
       }
       put(d, "], ");
       block_or_empty(d, "orelse", s->c);
@@ -532,8 +577,8 @@ static void stmts(Dumper *d, const Node *block) {
   put(d, "]");
 }
 
-int ast_dump(Ctx *c, const Chunk *ch, Buf *b) {
-  Dumper d = {c, b, false};
+int ast_dump(Ctx *c, const Chunk *ch, Buf *b, bool positions) {
+  Dumper d = {c, b, false, positions, NULL};
   put(&d, "Module(body=");
   stmts(&d, ch->root);
   put(&d, ", type_ignores=[])");

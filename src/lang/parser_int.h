@@ -92,7 +92,7 @@ RT_HIDDEN Node *ast_compare(Parser *P, Node *x, NodeList items);
 RT_HIDDEN Node *ast_cmpitem(Parser *P, int op, Node *y);
 RT_HIDDEN Node *ast_ifexp(Parser *P, Node *x, Node *cond, Node *y);
 RT_HIDDEN Node *ast_attr(Parser *P, Node *x, Token name);
-RT_HIDDEN Node *ast_call(Parser *P, Node *f, NodeList args);
+RT_HIDDEN Node *ast_call(Parser *P, Node *f, Token open, NodeList args);
 RT_HIDDEN Node *ast_kwarg(Parser *P, Token name, Node *x);
 RT_HIDDEN Node *ast_subscript(Parser *P, Node *x, Node *index);
 RT_HIDDEN Node *ast_slice(Parser *P, Token colon, Node *start, Node *stop, Node *step);

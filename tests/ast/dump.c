@@ -2,7 +2,8 @@
 ** dump.c -- the tsr side of the differential AST test (tests/ast/diff.py): for each file
 ** named on the command line, one line "OK <TAB> <ast.dump text>" or
 ** "ERR <TAB> Kind: message @line:col", as Python 3.11's ast.dump(ast.parse(source)) would be
-** compared with it.  Links the library's internals (lang/ast.h).
+** compared with it; with -p first, nodes carry lineno and col_offset.  Links the library's
+** internals (lang/ast.h).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,8 @@ int main(int argc, char **argv) {
   static Ctx ctx;
   ctx_init(&ctx, NULL, NULL);
   ctx_stack_init(&ctx);
-  for (int i = 1; i < argc; i++) {
+  bool positions = argc > 1 && strcmp(argv[1], "-p") == 0;
+  for (int i = 1 + positions; i < argc; i++) {
     size_t n;
     char *src = slurp(argv[i], &n);
     if (!src) { printf("ERR\tOSError: cannot read %s @0:0\n", argv[i]); continue; }
@@ -42,7 +44,7 @@ int main(int argc, char **argv) {
     } else {
       Buf b;
       buf_init(&b, &ctx);
-      if (ast_dump(&ctx, ch, &b) < 0) printf("ERR\t%s: %s @0:0\n", ctx.kind, ctx.msg);
+      if (ast_dump(&ctx, ch, &b, positions) < 0) printf("ERR\t%s: %s @0:0\n", ctx.kind, ctx.msg);
       else printf("OK\t%.*s\n", (int)b.n, b.p ? b.p : "");
       buf_free(&b);
       chunk_free(&ctx, ch);

@@ -189,12 +189,167 @@ static void position_of(const char *src, size_t off, int *line, int *col) {
 ** by the parser's stack, and a tree still too deep for the C stack is the parser's
 ** SyntaxError "too complex".
 */
+/* The names a function binds, for `nonlocal` (CPython's symtable check "no binding for
+   nonlocal 'x' found"). */
+
+/* An open-addressing set of names (slices of the arena's strings), on the Ctx heap. */
+typedef struct Name { const char *s; size_t n; } Name;
+typedef struct Names { Name *slot; size_t cap, n; } Names;
+
+static uint64_t names_hash(const char *s, size_t n) {
+  uint64_t h = 1469598103934665603u;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+  return h;
+}
+
+static bool names_has(const Names *set, const char *s, size_t n) {
+  if (!set->cap) return false;
+  for (size_t i = names_hash(s, n) & (set->cap - 1); set->slot[i].s; i = (i + 1) & (set->cap - 1))
+    if (set->slot[i].n == n && memcmp(set->slot[i].s, s, n) == 0) return true;
+  return false;
+}
+
+static void names_put(Name *slot, size_t cap, Name x) {
+  size_t j = names_hash(x.s, x.n) & (cap - 1);
+  while (slot[j].s) j = (j + 1) & (cap - 1);
+  slot[j] = x;
+}
+
+/* Adds s[0..n); false on MemoryError (recorded, P failed). */
+static bool names_add(Parser *P, Names *set, const char *s, size_t n) {
+  if (P->failed) return false;
+  if (names_has(set, s, n)) return true;
+  if (2 * (set->n + 1) > set->cap) {
+    size_t cap = set->cap ? 2 * set->cap : 16;
+    Name *slot = ctx_malloc(P->c, cap * sizeof *slot);
+    if (!slot) { P->failed = true; return false; }
+    memset(slot, 0, cap * sizeof *slot);
+    for (size_t i = 0; i < set->cap; i++)
+      if (set->slot[i].s) names_put(slot, cap, set->slot[i]);
+    if (set->slot) ctx_free(P->c, set->slot, set->cap * sizeof *slot);
+    set->slot = slot;
+    set->cap = cap;
+  }
+  names_put(set->slot, set->cap, (Name){s, n});
+  set->n++;
+  return true;
+}
+
+static void names_free(Parser *P, Names *set) {
+  if (set->slot) ctx_free(P->c, set->slot, set->cap * sizeof *set->slot);
+}
+
+static void bind_expr(Parser *P, Names *set, const Node *x);
+
+/* The names target t binds: a name, or the names in a tuple or list (starred or not). */
+static void bind_target(Parser *P, Names *set, const Node *t) {
+  for (; t && t->kind == N_STARRED; t = t->a) {}
+  if (!t || P->failed) return;
+  if (t->kind == N_NAME) names_add(P, set, t->str, t->len);
+  else if (t->kind == N_TUPLE || t->kind == N_LIST)
+    for (const Node *e = t->a; e; e = e->next) bind_target(P, set, e);
+  else bind_expr(P, set, t);
+}
+
+/* The targets of `:=` in expression x (they bind in the enclosing function, even from inside
+   a comprehension); a lambda's are its own.  Left-leaning chains in a loop. */
+static void bind_expr(Parser *P, Names *set, const Node *x) {
+  while (x && !P->failed && !ctx_stack_exhausted(P->c)) {
+    if (x->kind == N_LAMBDA) return;
+    if (x->kind == N_NAMEDEXPR) names_add(P, set, x->a->str, x->a->len);
+    for (const Node *c = x->b; c; c = c->next) bind_expr(P, set, c);
+    for (const Node *c = x->c; c; c = c->next) bind_expr(P, set, c);
+    if (x->a && x->a->next) { for (const Node *c = x->a; c; c = c->next) bind_expr(P, set, c); return; }
+    x = x->a;
+  }
+}
+
+/* The names a function body binds: assignment, for, with, except, import, def and class
+   names, del, `:=`, and its `nonlocal` names (resolved further out).  Nested functions and
+   classes contribute their name only. */
+static void bind_block(Parser *P, Names *set, const Node *block) {
+  for (const Node *s = block ? block->a : NULL; s && !P->failed; s = s->next) {
+    if (ctx_stack_exhausted(P->c)) return;
+    switch (s->kind) {
+      case N_DEF: case N_CLASS: names_add(P, set, s->str, s->len); break;
+      case N_IMPORT: {
+        const char *dot = memchr(s->str, '.', s->len);
+        if (s->a) names_add(P, set, s->a->str, s->a->len);
+        else names_add(P, set, s->str, dot ? (size_t)(dot - s->str) : s->len);
+        break;
+      }
+      case N_FROMIMPORT:
+        for (const Node *m = s->a; m; m = m->next)
+          names_add(P, set, m->a ? m->a->str : m->str, m->a ? m->a->len : m->len);
+        break;
+      case N_NONLOCAL:
+        for (const Node *m = s->a; m; m = m->next) names_add(P, set, m->str, m->len);
+        break;
+      case N_ASSIGN: case N_DEL:
+        for (const Node *t = s->a; t; t = t->next) bind_target(P, set, t);
+        bind_expr(P, set, s->b);
+        break;
+      case N_AUGASSIGN: case N_ANNASSIGN:
+        bind_target(P, set, s->a);
+        bind_expr(P, set, s->b);
+        bind_expr(P, set, s->c);
+        break;
+      case N_FOR:
+        bind_target(P, set, s->a);
+        bind_expr(P, set, s->b);
+        bind_block(P, set, s->c);
+        bind_block(P, set, s->d);
+        break;
+      case N_WHILE:
+        bind_expr(P, set, s->a);
+        bind_block(P, set, s->b);
+        bind_block(P, set, s->d);
+        break;
+      case N_IF:
+        for (const Node *i = s; i; i = i->c) {
+          if (i->kind != N_IF) { bind_block(P, set, i); break; }
+          bind_expr(P, set, i->a);
+          bind_block(P, set, i->b);
+        }
+        break;
+      case N_TRY:
+        bind_block(P, set, s->a);
+        for (const Node *h = s->b; h; h = h->next) {
+          if (h->c) names_add(P, set, h->c->str, h->c->len);
+          bind_block(P, set, h->b);
+        }
+        bind_block(P, set, s->c);
+        bind_block(P, set, s->d);
+        break;
+      case N_WITH:
+        for (const Node *w = s->a; w; w = w->next) {
+          bind_expr(P, set, w->a);
+          bind_target(P, set, w->b);
+        }
+        bind_block(P, set, s->b);
+        break;
+      default:
+        for (const Node *c = s->a; c; c = c->next) bind_expr(P, set, c);
+        for (const Node *c = s->b; c; c = c->next) bind_expr(P, set, c);
+        break;
+    }
+  }
+}
+
 enum { SC_MODULE, SC_FUNCTION, SC_CLASS };
+/* A function or class body being checked, and the ones around it. */
+typedef struct Scope {
+  int kind;                 /* SC_FUNCTION or SC_CLASS */
+  const Node *def;          /* its N_DEF or N_CLASS */
+  Names names;              /* SC_FUNCTION: the names it binds */
+  const struct Scope *up;
+} Scope;
 typedef struct Check {
   Parser *P;
   int scope;          /* SC_* of the innermost function or class body */
   bool loop;          /* inside a loop body of that scope */
   int comp;           /* the comprehension kind an expression is inside (0 = none) */
+  const Scope *up;    /* the innermost function or class body, NULL at module level */
 } Check;
 
 static void check_fail(Check *k, const Node *x, const char *msg) {
@@ -307,7 +462,25 @@ static void check_stmt(Check *k, const Node *s) {
       if (!k->loop) check_fail(k, s, "'continue' not properly in loop");
       return;
     case N_NONLOCAL:
-      if (k->scope == SC_MODULE) check_fail(k, s, "nonlocal declaration not allowed at module level");
+      if (k->scope == SC_MODULE) { check_fail(k, s, "nonlocal declaration not allowed at module level"); return; }
+      if (k->scope != SC_FUNCTION) return;   /* in a class body: resolved at run time */
+      for (const Node *m = s->a; m && !k->P->failed; m = m->next) {
+        for (const Node *p = k->up->def->a; p; p = p->next)
+          if (p->str && p->len == m->len && memcmp(p->str, m->str, m->len) == 0) {
+            char msg[300];
+            snprintf(msg, sizeof msg, "name '%.200s' is parameter and nonlocal", m->str);
+            check_fail(k, s, msg);
+            return;
+          }
+        const Scope *sc = k->up->up;
+        while (sc && (sc->kind != SC_FUNCTION || !names_has(&sc->names, m->str, m->len))) sc = sc->up;
+        if (!sc) {
+          char msg[300];
+          snprintf(msg, sizeof msg, "no binding for nonlocal '%.200s' found", m->str);
+          check_fail(k, s, msg);
+          return;
+        }
+      }
       return;
     case N_FROMIMPORT:
       if (s->n == 0 && k->scope == SC_FUNCTION) check_fail(k, s, "import * only allowed at module level");
@@ -318,7 +491,14 @@ static void check_stmt(Check *k, const Node *s) {
       else check_list(k, s->a, true);
       in.scope = s->kind == N_DEF ? SC_FUNCTION : SC_CLASS;
       in.loop = false;
+      Scope sc = {in.scope, s, {NULL, 0, 0}, k->up};
+      if (s->kind == N_DEF) {
+        for (const Node *p = s->a; p; p = p->next) names_add(k->P, &sc.names, p->str, p->len);
+        bind_block(k->P, &sc.names, s->b);
+      }
+      in.up = &sc;
       check_block(&in, s->b);
+      names_free(k->P, &sc.names);
       return;
     case N_FOR: case N_WHILE:
       check_expr(k, s->a, false);
@@ -473,7 +653,7 @@ ParseResult parse_chunk_ex(Ctx *c, const char *src, size_t len, const char *name
   if (!P.failed && !P.root)
     parse_error(&P, P.prev.line, P.prev.col, "SyntaxError", "invalid syntax");
   if (!P.failed) {
-    Check k = {&P, SC_MODULE, false, 0};
+    Check k = {&P, SC_MODULE, false, 0, NULL};
     check_block(&k, P.root);
   }
   if (!P.failed && (flags & PARSE_INTERACTIVE) && P.lex.indented_at_end && !P.lex.blank_at_end) {

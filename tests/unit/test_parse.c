@@ -587,6 +587,11 @@ static void test_python_errors(void) {
   CHECK_STR(P("f'{#}'"), "ERR SyntaxError: f-string expression part cannot include '#' @1:4");
   CHECK_STR(P("f'{\\n}'"), "ERR SyntaxError: f-string expression part cannot include a backslash @1:4");
   CHECK_STR(P("nonlocal x"), "ERR SyntaxError: nonlocal declaration not allowed at module level @1:1");
+  CHECK_STR(P("def f():\n  nonlocal x"), "ERR SyntaxError: no binding for nonlocal 'x' found @2:3");
+  CHECK_STR(P("def f(x):\n  nonlocal x"), "ERR SyntaxError: name 'x' is parameter and nonlocal @2:3");
+  CHECK_STR(P("class C:\n  z = 1\n  def h():\n    nonlocal z"), "ERR SyntaxError: no binding for nonlocal 'z' found @4:5");
+  CHECK_STR(P("def f():\n  def g():\n    nonlocal y\n  [(y := 1) for a in b]"),
+            "(def f () (block (def g () (block (nonlocal y))) (listcomp (:= y 1) (for a b))))");
   CHECK_STR(P("yield 1"), "ERR SyntaxError: 'yield' outside function @1:1");
   CHECK_STR(P("class A: return 1"), "ERR SyntaxError: 'return' outside function @1:10");
   CHECK_STR(P("class A: yield 1"), "ERR SyntaxError: 'yield' outside function @1:10");

@@ -379,6 +379,45 @@ static const char *comp_name(int kind) {
   }
 }
 
+/* The first `:=` in expression x outside lambdas (whose target is in vars, when given), or
+   NULL. */
+static const Node *find_walrus(Parser *P, const Node *x, const Names *vars) {
+  for (; x && !ctx_stack_exhausted(P->c); x = x->next) {
+    if (x->kind == N_LAMBDA) continue;
+    if (x->kind == N_NAMEDEXPR && (!vars || names_has(vars, x->a->str, x->a->len))) return x;
+    const Node *w = NULL;
+    if ((x->a && (w = find_walrus(P, x->a, vars))) || (x->b && (w = find_walrus(P, x->b, vars))) ||
+        (x->c && (w = find_walrus(P, x->c, vars))))
+      return w;
+  }
+  return NULL;
+}
+
+/* CPython's rules for `:=` in comprehension x: not in an iterable, not rebinding an
+   iteration variable, not in a class body. */
+static void check_comp_walrus(Check *k, const Node *x) {
+  const Node *w;
+  for (const Node *g = x->b; g; g = g->next) {
+    if ((w = find_walrus(k->P, g->b, NULL)) != NULL) {
+      check_fail(k, w, "assignment expression cannot be used in a comprehension iterable expression");
+      return;
+    }
+  }
+  Names vars = {NULL, 0, 0};
+  for (const Node *g = x->b; g; g = g->next) bind_target(k->P, &vars, g->a);
+  w = find_walrus(k->P, x->a, &vars);
+  for (const Node *g = x->b; g && !w; g = g->next) w = find_walrus(k->P, g->c, &vars);
+  if (w) {
+    char msg[300];
+    snprintf(msg, sizeof msg, "assignment expression cannot rebind comprehension iteration variable '%.200s'",
+             w->a->str);
+    check_fail(k, w, msg);
+  } else if (k->scope == SC_CLASS && (w = find_walrus(k->P, x->a, NULL)) != NULL) {
+    check_fail(k, w, "assignment expression within a comprehension cannot be used in a class body");
+  }
+  names_free(k->P, &vars);
+}
+
 /* A parameter list's defaults and annotations (evaluated in the enclosing scope). */
 static void check_params(Check *k, const Node *p) {
   for (; p && !k->P->failed; p = p->next) {
@@ -425,6 +464,7 @@ again:
       check_expr(&in, x->b, false);
       return;
     case N_LISTCOMP: case N_SETCOMP: case N_DICTCOMP: case N_GENEXP:
+      check_comp_walrus(k, x);
       for (const Node *g = x->b; g && !k->P->failed; g = g->next) {
         check_expr(g == x->b ? k : &in, g->b, false);   /* the first iterable: outside */
         in.comp = x->kind;

@@ -588,6 +588,10 @@ static void test_python_errors(void) {
   CHECK_STR(P("f'{\\n}'"), "ERR SyntaxError: f-string expression part cannot include a backslash @1:4");
   CHECK_STR(P("nonlocal x"), "ERR SyntaxError: nonlocal declaration not allowed at module level @1:1");
   CHECK_STR(P("def f():\n  nonlocal x"), "ERR SyntaxError: no binding for nonlocal 'x' found @2:3");
+  CHECK_STR(P("[x := 1 for x in y]"), "ERR SyntaxError: assignment expression cannot rebind comprehension iteration variable 'x' @1:2");
+  CHECK_STR(P("[i for i in (j := range(3))]"), "ERR SyntaxError: assignment expression cannot be used in a comprehension iterable expression @1:14");
+  CHECK_STR(P("class A:\n  [(y := 1) for a in b]"), "ERR SyntaxError: assignment expression within a comprehension cannot be used in a class body @2:5");
+  CHECK_STR(P("[[(a := 1) for b in c] for a in d]"), "ERR SyntaxError: assignment expression cannot rebind comprehension iteration variable 'a' @1:4");
   CHECK_STR(P("def f(x):\n  nonlocal x"), "ERR SyntaxError: name 'x' is parameter and nonlocal @2:3");
   CHECK_STR(P("class C:\n  z = 1\n  def h():\n    nonlocal z"), "ERR SyntaxError: no binding for nonlocal 'z' found @4:5");
   CHECK_STR(P("def f():\n  def g():\n    nonlocal y\n  [(y := 1) for a in b]"),

@@ -280,7 +280,108 @@ static int any_all(Interp *I, const Args *a, bool is_any, Value *out) {
 static int bi_any(Interp *I, const Args *a, Value *out) { return any_all(I, a, true, out); }
 static int bi_all(Interp *I, const Args *a, Value *out) { return any_all(I, a, false, out); }
 
+/* ---- list, tuple, sorted ------------------------------------------------------------------- */
+
+/* A new list (or tuple) of the items of an iterable (nothing: empty). */
+static int to_sequence(Interp *I, const Args *a, bool tuple, Value *out) {
+  Value s[1];
+  if (args_parse(I, a, tuple ? "tuple" : "list", "iterable=", s)) return -1;
+  int64_t n = 0;
+  if (s[0].type != V_UNDEF && interp_iter_len(I, s[0], &n)) return -1;
+  if (tuple && s[0].type == V_TUPLE) { *out = value_retain(s[0]); return 0; }
+  Value r = tuple ? value_tuple(I, n) : value_list(I, n);
+  if (r.type == V_UNDEF) return -1;
+  for (int64_t i = 0; i < n; i++) {
+    Value item;
+    if (interp_iter_item(I, s[0], i, &item)) { value_decref(r); return -1; }
+    value_decref(as_list(r)->items[i]);
+    as_list(r)->items[i] = item;
+  }
+  *out = r;
+  return 0;
+}
+static int bi_list(Interp *I, const Args *a, Value *out) { return to_sequence(I, a, false, out); }
+static int bi_tuple(Interp *I, const Args *a, Value *out) { return to_sequence(I, a, true, out); }
+
+/* Is key x before key y (x < y, or y < x when reverse)?  1, 0, or -1 on error. */
+static int sort_before(Interp *I, Value x, Value y, bool reverse) {
+  Value r;
+  if (interp_compare(I, OP_LT, reverse ? y : x, reverse ? x : y, &r)) return -1;
+  int t = value_truth(I, r);
+  value_decref(r);
+  return t;
+}
+
+/* Stable merge sort of idx[0..n) by keys[idx[i]] (tmp has n entries).  0 or -1. */
+static int merge_sort(Interp *I, const Value *keys, int64_t *idx, int64_t *tmp, int64_t n,
+                      bool reverse) {
+  if (n < 2) return 0;
+  int64_t h = n / 2;
+  if (merge_sort(I, keys, idx, tmp, h, reverse) ||
+      merge_sort(I, keys, idx + h, tmp, n - h, reverse))
+    return -1;
+  int64_t i = 0, j = h, k = 0;
+  while (i < h && j < n) {
+    int b = sort_before(I, keys[idx[j]], keys[idx[i]], reverse);   /* right strictly first */
+    if (b < 0) return -1;
+    tmp[k++] = b ? idx[j++] : idx[i++];
+  }
+  while (i < h) tmp[k++] = idx[i++];
+  while (j < n) tmp[k++] = idx[j++];
+  memcpy(idx, tmp, (size_t)n * sizeof *idx);
+  return 0;
+}
+
+/* sorted(iterable, /, *, key=None, reverse=False): a new list, stable, compared with `<` only
+   (on the keys when key is given), as list.sort. */
+static int bi_sorted(Interp *I, const Args *a, Value *out) {
+  Ctx *c = interp_ctx(I);
+  Value s[3];
+  if (args_parse(I, a, "sorted", "iterable,*,key=,reverse=", s)) return -1;
+  Args la = {1, s, 0, NULL, NULL, v_undef()};
+  Value list;
+  if (to_sequence(I, &la, false, &list)) return -1;
+  int rev = 0;
+  if (s[2].type != V_UNDEF && (rev = value_truth(I, s[2])) < 0) { value_decref(list); return -1; }
+  List *l = as_list(list);
+  int64_t n = l->n;
+  size_t nb = (size_t)(n ? n : 1);
+  Value *keys = ctx_calloc(c, nb * sizeof(Value));
+  int64_t *idx = ctx_malloc(c, 2 * nb * sizeof(int64_t));
+  int rc = keys && idx ? 0 : -1;
+  bool has_key = s[1].type != V_UNDEF && s[1].type != V_NONE;
+  for (int64_t i = 0; i < n && rc == 0; i++) {
+    idx[i] = i;
+    if (!has_key) { keys[i] = value_retain(l->items[i]); continue; }
+    Args ka = {1, &l->items[i], 0, NULL, NULL, v_undef()};
+    rc = interp_call(I, s[1], &ka, &keys[i]);
+    if (rc) keys[i] = v_none();
+  }
+  if (rc == 0) rc = merge_sort(I, keys, idx, idx + nb, n, rev);
+  if (rc == 0) {
+    Value *items = ctx_malloc(c, nb * sizeof(Value));
+    if (!items) rc = -1;
+    else {
+      for (int64_t i = 0; i < n; i++) items[i] = l->items[idx[i]];
+      memcpy(l->items, items, (size_t)n * sizeof(Value));
+      ctx_free(c, items, nb * sizeof(Value));
+    }
+  }
+  if (keys) {
+    for (int64_t i = 0; i < n; i++) value_decref(keys[i]);
+    ctx_free(c, keys, nb * sizeof(Value));
+  }
+  if (idx) ctx_free(c, idx, 2 * nb * sizeof(int64_t));
+  if (rc) { value_decref(list); return -1; }
+  *out = list;
+  return 0;
+}
+
 const Builtin builtins_python_table[] = {
+  {"builtins", "list", bi_list, "list(iterable=(), /)\n\nA new list of the iterable's items."},
+  {"builtins", "tuple", bi_tuple, "tuple(iterable=(), /)\n\nA tuple of the iterable's items."},
+  {"builtins", "sorted", bi_sorted, "sorted(iterable, /, *, key=None, reverse=False)\n\nA new "
+   "list of the items in ascending order (stable; compared with <)."},
   {"builtins", "abs", bi_abs, "abs(x, /)\n\nReturn the absolute value of the argument "
    "(numpy.absolute for arrays)."},
   {"builtins", "round", bi_round, "round(number, ndigits=None)\n\nRound a number to a given "

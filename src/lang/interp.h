@@ -96,6 +96,7 @@ struct Interp {
   Dict *numpy_dict;     /* the numpy module's members: NumPy's functions, dtypes, constants,
                            submodules (linalg, random ...) and the stdlib's functions */
   Dict *methods;        /* "ndarray" methods: name -> V_BUILTIN */
+  Dict *str_methods;    /* "str" methods (str.c): name -> V_BUILTIN */
   Value numpy;          /* the numpy module (import numpy as np); members numpy_dict */
   const ModuleDef *const *module_defs;   /* Python's modules it can import (NULL-ended) */
   Dict *modules;        /* the Python modules imported so far: name -> V_NAMESPACE */
@@ -113,6 +114,9 @@ struct Interp {
   char errchunk[256];
   ChunkRef *cur_chunk;  /* chunk of the code being run (borrowed) */
   RandomState random;   /* numpy.random's legacy MT19937 state (builtins_random.c) */
+  RandomState py_random;   /* Python's random module's own MT19937 (src/lib/random.c) */
+  bool py_gauss_valid;     /* random.gauss's second value is kept in py_gauss_next */
+  double py_gauss_next;
   /* The cycle collector (value.c): the ring of tracked containers (gc_head a sentinel), their
      number, how many survived the last collection, and whether a container has been stored
      into a list since (the only way a cycle can form). */

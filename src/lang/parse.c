@@ -418,6 +418,27 @@ static void check_comp_walrus(Check *k, const Node *x) {
   names_free(k->P, &vars);
 }
 
+/* `__debug__` cannot be bound (CPython's compiler): is s[0..n) that name? */
+static bool is_debug(const char *s, size_t n) { return s && n == 9 && memcmp(s, "__debug__", 9) == 0; }
+
+/* Target t of an assignment (attr_too: an attribute named __debug__ is refused too), a for,
+   a with or a comprehension, or of a del: `cannot assign to __debug__` at the name. */
+static void check_store(Check *k, const Node *t, bool attr_too, bool del) {
+  if (!t || k->P->failed) return;
+  if (t->kind == N_STARRED) t = t->a;
+  if (t->kind == N_TUPLE || t->kind == N_LIST) {
+    for (const Node *e = t->a; e; e = e->next) check_store(k, e, attr_too, del);
+  } else if ((t->kind == N_NAME || (attr_too && t->kind == N_ATTR)) && is_debug(t->str, t->len)) {
+    check_fail(k, t, del ? "cannot delete __debug__" : "cannot assign to __debug__");
+  }
+}
+
+/* Parameters of def or lambda x named __debug__: the error at x. */
+static void check_param_names(Check *k, const Node *x) {
+  for (const Node *p = x->a; p && !k->P->failed; p = p->next)
+    if (is_debug(p->str, p->len)) check_fail(k, x, "cannot assign to __debug__");
+}
+
 /* A parameter list's defaults and annotations (evaluated in the enclosing scope). */
 static void check_params(Check *k, const Node *p) {
   for (; p && !k->P->failed; p = p->next) {
@@ -453,11 +474,18 @@ again:
       return;
 
     case N_CALL:
+      for (const Node *a = x->b; a && !k->P->failed; a = a->next)
+        if (a->kind == N_KWARG && is_debug(a->str, a->len)) check_fail(k, x, "cannot assign to __debug__");
       check_list(k, x->b, true);
       x = x->a;
       star_ok = false;
       goto again;
+    case N_NAMEDEXPR:
+      check_store(k, x->a, false, false);
+      check_expr(k, x->b, false);
+      return;
     case N_LAMBDA:
+      check_param_names(k, x);
       check_params(k, x->a);
       in.scope = SC_FUNCTION;
       in.comp = 0;
@@ -465,6 +493,7 @@ again:
       return;
     case N_LISTCOMP: case N_SETCOMP: case N_DICTCOMP: case N_GENEXP:
       check_comp_walrus(k, x);
+      for (const Node *g = x->b; g && !k->P->failed; g = g->next) check_store(k, g->a, false, false);
       for (const Node *g = x->b; g && !k->P->failed; g = g->next) {
         check_expr(g == x->b ? k : &in, g->b, false);   /* the first iterable: outside */
         in.comp = x->kind;
@@ -522,10 +551,28 @@ static void check_stmt(Check *k, const Node *s) {
         }
       }
       return;
-    case N_FROMIMPORT:
-      if (s->n == 0 && k->scope == SC_FUNCTION) check_fail(k, s, "import * only allowed at module level");
+    case N_FROMIMPORT: case N_IMPORT:
+      if (s->kind == N_FROMIMPORT && s->n == 0 && k->scope == SC_FUNCTION)
+        check_fail(k, s, "import * only allowed at module level");
+      if (s->kind == N_IMPORT && s->a && is_debug(s->a->str, s->a->len))
+        check_fail(k, s, "cannot assign to __debug__");
+      for (const Node *m = s->kind == N_FROMIMPORT ? s->a : NULL; m && !k->P->failed; m = m->next)
+        if (is_debug(m->a ? m->a->str : m->str, m->a ? m->a->len : m->len))
+          check_fail(k, s, "cannot assign to __debug__");
+      return;
+    case N_ASSIGN: case N_AUGASSIGN: case N_ANNASSIGN: case N_DEL:
+      if (s->kind == N_ASSIGN || s->kind == N_DEL)
+        for (const Node *t = s->a; t && !k->P->failed; t = t->next)
+          check_store(k, t, s->kind == N_ASSIGN, s->kind == N_DEL);
+      else
+        check_store(k, s->a, s->kind == N_ANNASSIGN, false);
+      for (const Node *c = s->a; c && !k->P->failed; c = c->next) check_expr(k, c, false);
+      for (const Node *c = s->b; c && !k->P->failed; c = c->next) check_expr(k, c, false);
+      for (const Node *c = s->c; c && !k->P->failed; c = c->next) check_expr(k, c, false);
       return;
     case N_DEF: case N_CLASS:
+      if (is_debug(s->str, s->len)) { check_fail(k, s, "cannot assign to __debug__"); return; }
+      if (s->kind == N_DEF) check_param_names(k, s);
       check_list(k, s->c, false);
       if (s->kind == N_DEF) { check_params(k, s->a); check_expr(k, s->d, false); }
       else check_list(k, s->a, true);
@@ -541,6 +588,7 @@ static void check_stmt(Check *k, const Node *s) {
       names_free(k->P, &sc.names);
       return;
     case N_FOR: case N_WHILE:
+      if (s->kind == N_FOR) check_store(k, s->a, false, false);
       check_expr(k, s->a, false);
       if (s->kind == N_FOR) check_expr(k, s->b, false);
       in.loop = true;
@@ -557,6 +605,7 @@ static void check_stmt(Check *k, const Node *s) {
     case N_TRY:
       check_block(k, s->a);
       for (const Node *h = s->b; h && !k->P->failed; h = h->next) {
+        if (h->c && is_debug(h->c->str, h->c->len)) check_fail(k, h, "cannot assign to __debug__");
         check_expr(k, h->a, false);
         check_block(k, h->b);
       }
@@ -565,6 +614,7 @@ static void check_stmt(Check *k, const Node *s) {
       return;
     case N_WITH:
       for (const Node *w = s->a; w && !k->P->failed; w = w->next) {
+        check_store(k, w->b, false, false);
         check_expr(k, w->a, false);
         check_expr(k, w->b, false);
       }

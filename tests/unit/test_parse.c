@@ -588,6 +588,13 @@ static void test_python_errors(void) {
   CHECK_STR(P("f'{\\n}'"), "ERR SyntaxError: f-string expression part cannot include a backslash @1:4");
   CHECK_STR(P("nonlocal x"), "ERR SyntaxError: nonlocal declaration not allowed at module level @1:1");
   CHECK_STR(P("def f():\n  nonlocal x"), "ERR SyntaxError: no binding for nonlocal 'x' found @2:3");
+  CHECK_STR(P("a, __debug__ = 1, 2"), "ERR SyntaxError: cannot assign to __debug__ @1:4");
+  CHECK_STR(P("def f(__debug__): pass"), "ERR SyntaxError: cannot assign to __debug__ @1:1");
+  CHECK_STR(P("f(__debug__=1)"), "ERR SyntaxError: cannot assign to __debug__ @1:1");
+  CHECK_STR(P("del __debug__"), "ERR SyntaxError: cannot delete __debug__ @1:5");
+  CHECK_STR(P("with a as __debug__: pass"), "ERR SyntaxError: cannot assign to __debug__ @1:11");
+  CHECK_STR(P("del x.__debug__; x[0].__debug__ += 1; print(__debug__)"),
+            "(del (. x __debug__)); (+= (. (sub x 0) __debug__) 1); (call print __debug__)");
   CHECK_STR(P("[x := 1 for x in y]"), "ERR SyntaxError: assignment expression cannot rebind comprehension iteration variable 'x' @1:2");
   CHECK_STR(P("[i for i in (j := range(3))]"), "ERR SyntaxError: assignment expression cannot be used in a comprehension iterable expression @1:14");
   CHECK_STR(P("class A:\n  [(y := 1) for a in b]"), "ERR SyntaxError: assignment expression within a comprehension cannot be used in a class body @2:5");

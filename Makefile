@@ -160,10 +160,24 @@ test-valgrind: all $(EMBED_BIN)
 	  else fail=1; echo "valgrind FAIL: $$t"; tail -n 30 $(BUILD)/valgrind.out; fi; done; \
 	  exit $$fail
 
+# The differential AST test (tests/ast/diff.py): tsr's parser against CPython's ast module.
+# make test runs unit_ast_diff (the hand-written corpus and every 25th file of
+# /usr/lib/python3.11); make test-ast runs every file of it.
+$(BUILD)/tests/ast_dump: tests/ast/dump.c $(BUILD)/libtsr.a $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libtsr.a $(LIBS) $(LDFLAGS)
+$(BUILD)/tests/unit_ast_diff: $(BUILD)/tests/ast_dump tests/ast/diff.py
+	printf '#!/bin/sh\nif [ -x /usr/bin/python3 ]; then exec /usr/bin/python3 %s/tests/ast/diff.py %s/tests/ast_dump; fi\necho "unit ast_diff: 0 passed, 0 failed"\n' \
+	  "$(CURDIR)" "$(abspath $(BUILD))" >$@
+	chmod +x $@
+.PHONY: test-ast
+test-ast: $(BUILD)/tests/ast_dump
+	/usr/bin/python3 tests/ast/diff.py $(BUILD)/tests/ast_dump --full
+
 # The whole suite: C unit tests, host-embedding tests, golden .tsr programs (and, where
 # /usr/bin/python3 has NumPy, the differential pass against the oracle).  Ends with
 # "N passed, N failed".
-test: all $(UNIT_BIN) $(EMBED_BIN)
+test: all $(UNIT_BIN) $(EMBED_BIN) $(BUILD)/tests/unit_ast_diff
 	sh tests/run $(BUILD)
 
 # Allocation-failure injection over every golden program (make test checks a sample of each

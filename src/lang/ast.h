@@ -14,7 +14,8 @@
   /* expressions */                                                                   \
   X(N_INT)        /* ival */                                                          \
   X(N_FLOAT)      /* fval */                                                          \
-  X(N_STR)        /* str,len: decoded bytes (adjacent literals joined) */             \
+  X(N_STR)        /* str,len: decoded bytes (adjacent literals joined); op = 1 when  \
+                     the first literal has a u prefix (Python's kind='u') */           \
   X(N_NAME)       /* str,len */                                                       \
   X(N_TRUE) X(N_FALSE) X(N_NONE) X(N_ELLIPSIS)                                        \
   X(N_BINOP)      /* op (OP_*), a, b */                                               \
@@ -35,22 +36,64 @@
   X(N_EXPR)       /* a = expression */                                                \
   X(N_ASSIGN)     /* a = list of targets (a = b = v gives 2), n; b = value */         \
   X(N_AUGASSIGN)  /* op (OP_ADD...), a = target, b = value */                         \
-  X(N_DEF)        /* str,len = name; a = list of N_PARAM, n; b = body (N_BLOCK) */    \
-  X(N_PARAM)      /* str,len = name; a = default or NULL */                           \
+  X(N_DEF)        /* str,len = name; a = list of N_PARAM, n; b = body (N_BLOCK);     \
+                     c = decorators or NULL; d = return annotation or NULL */          \
+  X(N_PARAM)      /* str,len = name; a = default or NULL; b = annotation or NULL;    \
+                     op = ParamKind (PARAM_NORMAL for a plain positional-or-keyword one) */ \
   X(N_RETURN)     /* a = value or NULL */                                             \
   X(N_IF)         /* a = cond, b = body, c = else (N_BLOCK, or N_IF for elif) or NULL */ \
-  X(N_FOR)        /* a = target, b = iterable, c = body */                            \
-  X(N_WHILE)      /* a = cond, b = body */                                            \
+  X(N_FOR)        /* a = target, b = iterable, c = body; d = else block or NULL */   \
+  X(N_WHILE)      /* a = cond, b = body; d = else block or NULL */                    \
   X(N_BREAK) X(N_CONTINUE) X(N_PASS)                                                  \
   X(N_GLOBAL)     /* a = list of N_NAME, n */                                         \
   X(N_ASSERT)     /* a = test, b = message or NULL */                                 \
   X(N_DEL)        /* a = list of targets, n */                                        \
-  X(N_IMPORT)     /* str,len = dotted module ("numpy"); a = alias N_NAME or NULL */   \
-  X(N_FROMIMPORT) /* str,len = module; a = list of N_NAME (alias in their a), n; n == 0 means import-star */
+  X(N_IMPORT)     /* str,len = dotted module ("numpy"); a = alias N_NAME or NULL;     \
+                     op = 1 when it continues the previous one (`import a, b`) */      \
+  X(N_FROMIMPORT) /* str,len = module ("" for `from . import x`); ival = level (dots); a = list of N_NAME (alias in their a), n; n == 0 means import-star */ \
+  /* ---- added for Python 3.11's whole grammar (issue 17); the evaluator rejects them before  \
+     a chunk runs (eval_check_supported) until it can run them ---- */                \
+  X(N_BIGINT)     /* str,len = the literal without underscores ("0x1f...", "123..."): an  \
+                     int literal beyond int64 */                                       \
+  X(N_IMAG)       /* fval = imaginary part (1j, 2.5e3J) */                            \
+  X(N_BYTES)      /* str,len = the bytes of a bytes literal (adjacent ones joined) */ \
+  X(N_FSTRING)    /* a = list of parts (N_STR constants, N_FORMATTED), n: a JoinedStr */ \
+  X(N_FORMATTED)  /* a = value; op = conversion 'r' 's' 'a' or 0; b = format spec (an \
+                     N_FSTRING) or NULL */                                             \
+  X(N_STARRED)    /* a = value: `*x` in a display, call, target or subscript */       \
+  X(N_DSTAR)      /* a = value: `**x` in a call's arguments or a dict display */      \
+  X(N_NAMEDEXPR)  /* a = target (N_NAME), b = value: `a := b` */                      \
+  X(N_LAMBDA)     /* a = list of N_PARAM, n; b = body expression */                  \
+  X(N_YIELD)      /* a = value or NULL */                                             \
+  X(N_YIELDFROM)  /* a = value */                                                     \
+  X(N_DICT)       /* a = list of N_DICTITEM and N_DSTAR, n */                          \
+  X(N_DICTITEM)   /* a = key, b = value */                                            \
+  X(N_SET)        /* a = list of elements, n */                                       \
+  X(N_LISTCOMP) X(N_SETCOMP) X(N_GENEXP)                                              \
+                  /* a = element; b = list of N_COMPFOR, n */                          \
+  X(N_DICTCOMP)   /* a = N_DICTITEM (key, value); b = list of N_COMPFOR, n */           \
+  X(N_COMPFOR)    /* a = target, b = iterable, c = list of `if` conditions, n */      \
+  X(N_ANNASSIGN)  /* a = target, b = annotation, c = value or NULL; op = 1 for a plain \
+                     name not in parentheses (Python's `simple`) */                    \
+  X(N_NONLOCAL)   /* a = list of N_NAME, n */                                         \
+  X(N_CLASS)      /* str,len = name; a = list of bases and keywords (as N_CALL's \
+                     arguments), n; b = body (N_BLOCK); c = decorators or NULL */      \
+  X(N_TRY)        /* a = body; b = list of N_EXCEPT, n; c = else block or NULL; d =   \
+                     finally block or NULL; op = 1 for `except*` handlers (TryStar) */ \
+  X(N_EXCEPT)     /* a = type or NULL (bare except); b = body; c = N_NAME of `as` or NULL */ \
+  X(N_RAISE)      /* a = exception or NULL (re-raise); b = cause (`from`) or NULL */  \
+  X(N_WITH)       /* a = list of N_WITHITEM, n; b = body */                           \
+  X(N_WITHITEM)   /* a = context manager, b = `as` target or NULL */
 
 #define X_ENUM(k) k,
 typedef enum { AST_KINDS(X_ENUM) N_COUNT } NodeKind;
 #undef X_ENUM
+
+/* What an N_PARAM is.  PARAM_STAR (a bare `*`) and PARAM_SLASH (`/`) exist only while the
+   parameter list is parsed: ast_params turns them into the kinds of their neighbours. */
+typedef enum {
+  PARAM_NORMAL, PARAM_POSONLY, PARAM_VARARGS, PARAM_KWONLY, PARAM_VARKW, PARAM_STAR, PARAM_SLASH
+} ParamKind;
 
 /* Operators (N_BINOP, N_UNARY, N_CMPITEM, N_AUGASSIGN). */
 typedef enum {
@@ -73,6 +116,7 @@ struct Node {
   const char *str;     /* arena copy, NUL-terminated */
   size_t len;
   Node *a, *b, *c;
+  Node *d;             /* ADDED (front end): a fourth child, see AST_KINDS */
   Node *next;          /* next item of the list this node is in */
   void *cache;         /* free for the evaluator (e.g. an interned name) */
   uint8_t fusion_root; /* evaluator memo: 0 not known yet, 1 no, 2 heads a fusable tree */
@@ -131,6 +175,16 @@ RT_HIDDEN void chunk_free(Ctx *c, Chunk *ch);
 enum { PARSE_INTERACTIVE = 1 };
 RT_HIDDEN ParseResult parse_chunk_ex(Ctx *c, const char *src, size_t len, const char *name,
                                      unsigned flags, Chunk **out, int *err_line, int *err_col);
+
+/* Writes the tree of ch as Python 3.11's `ast.dump(ast.parse(source))` would print it
+   (annotate_fields, no attributes) into b: the differential AST test compares the two.  String
+   constants are written with \x/\u/\U escapes for every non-ASCII or non-printable character,
+   floats with 17 significant digits and big ints as written, so the text evaluates (with the
+   `ast` module's names) to the same tree even where Python's repr would differ.  With
+   positions, statements and expressions carry lineno and col_offset (0-based, counted in
+   characters where Python counts UTF-8 bytes).  Returns 0, or -1 with RecursionError or
+   MemoryError in c. */
+RT_HIDDEN int ast_dump(Ctx *c, const Chunk *ch, Buf *b, bool positions);
 
 /* Name of a node kind / operator symbol ("+", "<=", "not in"), for messages. */
 RT_HIDDEN const char *ast_kind_name(int kind);

@@ -2051,7 +2051,8 @@ int eval_chunk(Interp *I, ChunkRef *cr, bool interactive, Value *result) {
   if (result) *result = v_none();
   int rc = 0;
   Node *where;
-  if (resolve_chunk(&I->ctx, cr->chunk, &where) < 0) {
+  if ((!cr->chunk->resolved && eval_check_supported(&I->ctx, cr->chunk, &where) < 0) ||
+      resolve_chunk(&I->ctx, cr->chunk, &where) < 0) {
     rc = where ? set_pos(I, where) : -1;
     goto done;
   }

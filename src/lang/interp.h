@@ -52,6 +52,11 @@ typedef struct FuncScope { int nlocals, nparams; const char **names; } FuncScope
    too deep for the C stack) and *where set to the offending node when there is one. */
 RT_HIDDEN int resolve_chunk(Ctx *c, Chunk *ch, Node **where);
 
+/* Checks that the evaluator can run every construct of ch (support.c), before any of it runs.
+   Returns 0, or -1 with SyntaxError "<construct> is not supported yet" (RecursionError for a
+   tree too deep for the C stack) in c and *where set to the node. */
+RT_HIDDEN int eval_check_supported(Ctx *c, Chunk *ch, Node **where);
+
 /* A Python standard module written in C (src/lib/, one file a module): its functions (Builtin
    rows, ending with a row whose name is NULL; their ns field is ignored), an init that binds
    its other members (constants such as math.pi) or NULL, and flags.  The list the state

@@ -72,19 +72,18 @@ static int cls(const Lexer *L, size_t p) {
 static bool is_ident(int cc) { return cc == CC_ALPHA || cc == CC_DIGIT; }
 static bool is_digit(char ch) { return ch >= '0' && ch <= '9'; }
 
-/* Python's keywords.  Those tsr does not implement lex as TK_RESERVED, so that they can be
-   neither statements nor names (as in Python). */
+/* Python's keywords.  `async` and `await` lex as TK_RESERVED, so that they can be neither
+   statements nor names (as in Python) and the parser says tsr does not support them. */
 static const struct { const char *word; int code; } keywords[] = {
   {"False", TK_FALSE}, {"None", TK_NONE}, {"True", TK_TRUE}, {"and", TK_AND}, {"as", TK_AS},
   {"assert", TK_ASSERT}, {"break", TK_BREAK}, {"continue", TK_CONTINUE}, {"def", TK_DEF},
   {"del", TK_DEL}, {"elif", TK_ELIF}, {"else", TK_ELSE}, {"for", TK_FOR}, {"from", TK_FROM},
   {"global", TK_GLOBAL}, {"if", TK_IF}, {"import", TK_IMPORT}, {"in", TK_IN}, {"is", TK_IS},
   {"not", TK_NOT}, {"or", TK_OR}, {"pass", TK_PASS}, {"return", TK_RETURN},
-  {"while", TK_WHILE},
-  {"async", TK_RESERVED}, {"await", TK_RESERVED}, {"class", TK_RESERVED},
-  {"except", TK_RESERVED}, {"finally", TK_RESERVED}, {"lambda", TK_RESERVED},
-  {"nonlocal", TK_RESERVED}, {"raise", TK_RESERVED}, {"try", TK_RESERVED},
-  {"with", TK_RESERVED}, {"yield", TK_RESERVED},
+  {"while", TK_WHILE}, {"class", TK_CLASS}, {"except", TK_EXCEPT}, {"finally", TK_FINALLY},
+  {"lambda", TK_LAMBDA}, {"nonlocal", TK_NONLOCAL}, {"raise", TK_RAISE}, {"try", TK_TRY},
+  {"with", TK_WITH}, {"yield", TK_YIELD},
+  {"async", TK_RESERVED}, {"await", TK_RESERVED},
 };
 
 int lex_keyword(const char *z, int n) {
@@ -192,6 +191,7 @@ static void newline(Lexer *L) {
 }
 
 static int make(Lexer *L, Token *t, int code, size_t start, size_t end) {
+  t->flags = 0;
   t->z = L->src + start;
   t->n = (int)(end - start);
   t->line = L->line;
@@ -314,6 +314,7 @@ static int scan_string(Lexer *L, Token *t, size_t start, size_t q) {
     }
     p++;
   }
+  t->flags = 0;
   t->z = L->src + start;
   t->n = (int)(p - start);
   t->line = line;
@@ -396,8 +397,8 @@ static int scan_number(Lexer *L, Token *t, size_t start) {
       return lex_fail(L, line, col, "SyntaxError", "invalid decimal literal");
     }
   }
-  if (e < L->len && (s[e] == 'j' || s[e] == 'J'))
-    return lex_fail(L, line, col, "SyntaxError", "complex literals are not supported by tsr");
+  bool imag = e < L->len && (s[e] == 'j' || s[e] == 'J');
+  if (imag) e++;
   if (is_ident(cls(L, e))) {
     /* Python still accepts `1if x else 2`; tsr takes the keywords that may follow. */
     size_t w = e;
@@ -407,6 +408,7 @@ static int scan_number(Lexer *L, Token *t, size_t start) {
         kw != TK_IS && kw != TK_NOT && kw != TK_FOR)
       return lex_fail(L, line, col, "SyntaxError", "invalid decimal literal");
   }
+  if (imag) return make(L, t, TK_IMAG, start, e);
   if (!is_float && s[start] == '0') {
     for (size_t i = start; i < e; i++)
       if (s[i] != '0' && s[i] != '_')
@@ -418,7 +420,12 @@ static int scan_number(Lexer *L, Token *t, size_t start) {
 }
 
 /* Operators: the longest match among one-, two- and three-character tokens. */
+static int fstring_field_op(Lexer *L, Token *t, size_t p);
 static int scan_op(Lexer *L, Token *t, size_t p) {
+  if (L->nfstr) {
+    int code = fstring_field_op(L, t, p);
+    if (code) return code;
+  }
   const char *s = L->src;
   char c0 = s[p], c1 = p + 1 < L->len ? s[p + 1] : 0, c2 = p + 2 < L->len ? s[p + 2] : 0;
   switch (c0) {
@@ -484,6 +491,138 @@ static int scan_op(Lexer *L, Token *t, size_t p) {
   return lex_fail(L, L->line, col_of(L, p), "SyntaxError", "invalid syntax");
 }
 
+/* ---- f-strings ----------------------------------------------------------------------------
+** See LexFStr in lex.h.  Errors use CPython 3.11's "f-string: ..." messages. */
+
+/* The innermost open f-string entry and field entry (NULL when none). */
+static LexFStr *fs_top(Lexer *L) { return L->nfstr ? &L->fstr[L->nfstr - 1] : NULL; }
+static LexFStr *fs_string(Lexer *L) {
+  for (int i = L->nfstr - 1; i >= 0; i--)
+    if (L->fstr[i].kind == FS_STRING) return &L->fstr[i];
+  return NULL;
+}
+
+/* An f-string whose prefix starts at `start` and whose opening quote is at q: finds its end
+   as scan_string does (same errors), then enters f-string mode and returns FSTART. */
+static int fstring_start(Lexer *L, Token *t, size_t start, size_t q) {
+  int line = L->line;
+  size_t line_start = L->line_start;
+  int code = scan_string(L, t, start, q);
+  if (code < 0) return code;
+  if (L->nfstr >= LEX_MAXFSTR)
+    return lex_fail(L, line, t->col, "SyntaxError", "f-string: expressions nested too deeply");
+  char quote = L->src[q];
+  int qn = q + 2 < L->len && L->src[q + 1] == quote && L->src[q + 2] == quote &&
+           (size_t)t->n - (q - start) >= 6 ? 3 : 1;
+  size_t end = start + (size_t)t->n - (size_t)qn;
+  L->line = line;                      /* lex the inside again, line by line */
+  L->line_start = line_start;
+  LexFStr *f = &L->fstr[L->nfstr++];
+  memset(f, 0, sizeof *f);
+  f->kind = FS_STRING;
+  f->qn = qn;
+  f->end = end;
+  f->outer_len = L->len;
+  for (size_t i = start; i < q; i++) f->raw |= (L->src[i] | 0x20) == 'r';
+  L->len = end;
+  return make(L, t, TK_FSTART, start, q + (size_t)qn);
+}
+
+/* Literal text of an f-string or of a format spec, up to a brace or the closing quotes. */
+static int fstring_text(Lexer *L, Token *t) {
+  LexFStr *f = fs_top(L), *fs = fs_string(L);
+  const char *s = L->src;
+  size_t p = L->pos;
+  if (p >= L->len) {
+    if (f->kind == FS_FIELD)
+      return lex_fail(L, L->line, col_of(L, p), "SyntaxError", "f-string: expecting '}'");
+    L->len = f->outer_len;
+    L->nfstr--;
+    return make(L, t, TK_FEND, p, p + (size_t)f->qn);
+  }
+  char nx = p + 1 < L->len ? s[p + 1] : 0;
+  if (s[p] == '{') {
+    if (f->kind == FS_STRING && nx == '{') { make(L, t, TK_FMIDDLE, p, p + 1); L->pos = p + 2; return TK_FMIDDLE; }
+    int fields = 0;
+    for (LexFStr *g = f; g->kind == FS_FIELD; g--) fields++;
+    if (fields >= 2 || L->nfstr >= LEX_MAXFSTR)
+      return lex_fail(L, L->line, col_of(L, p), "SyntaxError", "f-string: expressions nested too deeply");
+    if (L->depth >= LEX_MAXDEPTH)
+      return lex_fail(L, L->line, col_of(L, p), "SyntaxError", "too many nested parentheses");
+    L->bracket[L->depth] = '{';
+    L->bline[L->depth] = L->line;
+    L->bcol[L->depth] = col_of(L, p);
+    L->depth++;
+    LexFStr *g = &L->fstr[L->nfstr++];
+    memset(g, 0, sizeof *g);
+    g->kind = FS_FIELD;
+    g->bdepth = L->depth;
+    g->expr_start = p + 1;
+    return make(L, t, TK_LBRACE, p, p + 1);
+  }
+  if (s[p] == '}') {
+    if (f->kind == FS_STRING) {
+      if (nx != '}')
+        return lex_fail(L, L->line, col_of(L, p), "SyntaxError", "f-string: single '}' is not allowed");
+      make(L, t, TK_FMIDDLE, p, p + 1);
+      L->pos = p + 2;
+      return TK_FMIDDLE;
+    }
+    L->depth--;                        /* the end of a format spec ends its field */
+    L->nfstr--;
+    return make(L, t, TK_RBRACE, p, p + 1);
+  }
+  int line = L->line, col = col_of(L, p);
+  size_t q = p;
+  while (q < L->len && s[q] != '{' && s[q] != '}') {
+    if (s[q] == '\n' || s[q] == '\r') { L->pos = q; newline(L); q = L->pos; continue; }
+    if (s[q] != '\\' || fs->raw || q + 1 >= L->len) { q++; continue; }
+    char e = s[q + 1];
+    if (e == '{' || e == '}') { q++; continue; }          /* `\{`: a backslash, then a field */
+    if (e == '\n' || e == '\r') { L->pos = q + 1; newline(L); q = L->pos; continue; }
+    if (e == 'N' && q + 2 < L->len && s[q + 2] == '{') {  /* `\N{NAME}` is one escape */
+      size_t r = q + 3;
+      while (r < L->len && s[r] != '}') r++;
+      q = r < L->len ? r + 1 : r;
+      continue;
+    }
+    q += 2;
+  }
+  t->flags = fs->raw ? TOKF_RAW : 0;
+  t->z = s + p;
+  t->n = (int)(q - p);
+  t->line = line;
+  t->col = col;
+  L->pos = q;
+  L->line_has_tokens = true;
+  return TK_FMIDDLE;
+}
+
+/* In a replacement field's expression, at the field's own bracket depth: `}` ends it, `:`
+   starts its format spec, `=` (not `==`) makes it self-documenting.  Returns the token code,
+   or 0 when c0 is none of these. */
+static int fstring_field_op(Lexer *L, Token *t, size_t p) {
+  LexFStr *f = fs_top(L);
+  if (!f || f->kind != FS_FIELD || f->spec || L->depth != f->bdepth) return 0;
+  const char *s = L->src;
+  char c0 = s[p], c1 = p + 1 < L->len ? s[p + 1] : 0;
+  if (c0 == '}') {
+    L->depth--;
+    L->nfstr--;
+    return make(L, t, TK_RBRACE, p, p + 1);
+  }
+  if (c0 == ':') { f->spec = true; return make(L, t, TK_COLON, p, p + 1); }
+  if (c0 == '=' && c1 != '=') {        /* FDEBUG: the text from '{' through '=' and spaces */
+    size_t q = p + 1;
+    while (q < L->len && cls(L, q) == CC_SPACE) q++;
+    make(L, t, TK_FDEBUG, p, q);
+    t->z = s + f->expr_start;
+    t->n = (int)(q - f->expr_start);
+    return TK_FDEBUG;
+  }
+  return 0;
+}
+
 /* The end of input: NEWLINE if the last line has tokens, the DEDENTs, then 0. */
 static int at_end(Lexer *L, Token *t) {
   if (L->depth > 0) {
@@ -522,6 +661,8 @@ int lex_next(Lexer *L, Token *t) {
     if (check_utf8(L) < 0) return -1;
   }
   for (;;) {
+    LexFStr *fs = fs_top(L);
+    if (fs && (fs->kind == FS_STRING || fs->spec)) return fstring_text(L, t);
     if (L->at_bol && L->depth == 0) {
       int r = line_start(L, t);
       if (r == 1) return at_end(L, t);
@@ -530,8 +671,14 @@ int lex_next(Lexer *L, Token *t) {
     size_t p = L->pos;
     while (p < L->len && cls(L, p) == CC_SPACE) p++;
     L->pos = p;
+    if (fs && p >= L->len)
+      return lex_fail(L, L->line, col_of(L, p), "SyntaxError", "f-string: expecting '}'");
     if (p >= L->len) return at_end(L, t);
     const char *s = L->src;
+    if (fs && (s[p] == '#' || s[p] == '\\'))
+      return lex_fail(L, L->line, col_of(L, p), "SyntaxError",
+                      s[p] == '#' ? "f-string expression part cannot include '#'"
+                                  : "f-string expression part cannot include a backslash");
     switch (cls(L, p)) {
       case CC_HASH:
         while (p < L->len && s[p] != '\n' && s[p] != '\r') p++;
@@ -568,16 +715,12 @@ int lex_next(Lexer *L, Token *t) {
         size_t e = p;
         while (is_ident(cls(L, e))) e++;
         if (e < L->len && (s[e] == '\'' || s[e] == '"') && e - p <= 2) {
+          /* string prefixes: r u b f, br rb fr rf in any case */
           char a = (char)(s[p] | 0x20), b = e - p == 2 ? (char)(s[p + 1] | 0x20) : 0;
           bool raw = a == 'r' || b == 'r', bytes = a == 'b' || b == 'b', fstr = a == 'f' || b == 'f';
           bool uni = a == 'u' && b == 0;
-          if (bytes && (b == 0 || raw))
-            return lex_fail(L, L->line, col_of(L, p), "SyntaxError",
-                            "bytes literals are not supported by tsr");
-          if (fstr && (b == 0 || raw))
-            return lex_fail(L, L->line, col_of(L, p), "SyntaxError",
-                            "f-strings are not supported by tsr");
-          if (uni || (raw && b == 0)) return scan_string(L, t, p, e);
+          if (fstr && (b == 0 || raw)) return fstring_start(L, t, p, e);
+          if (uni || (b == 0 && (raw || bytes)) || (raw && bytes)) return scan_string(L, t, p, e);
         }
         return make(L, t, lex_keyword(s + p, (int)(e - p)), p, e);
       }

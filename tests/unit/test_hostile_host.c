@@ -259,9 +259,9 @@ static void add_fixed_attacks(void) {
 }
 
 /* What a parameter of a builtin is, from its name, and the values it is given. */
-typedef enum { P_ARRAY, P_INT, P_SHAPE, P_FILE, P_STR, P_SKIP } ParamKind;
+typedef enum { P_ARRAY, P_INT, P_SHAPE, P_FILE, P_STR, P_SKIP } AttackArgKind;
 
-static ParamKind param_kind(const char *name) {
+static AttackArgKind arg_kind(const char *name) {
   static const char *const ints[] = {
     "axis", "axis1", "axis2", "k", "n", "N", "M", "num", "decimals", "ddof", "offset", "kth",
     "shift", "bins", "repeats", "minlength", "indices_or_sections", "precision", "threshold",
@@ -281,7 +281,7 @@ static ParamKind param_kind(const char *name) {
                                      "usecols", "unpack", "comments", "header", "footer",
                                      "newline", "obj", "object", "state", "kwargs", "kwds", NULL};
   const char *const *lists[] = {shapes, ints, files, strs, skip};
-  const ParamKind kinds[] = {P_SHAPE, P_INT, P_FILE, P_STR, P_SKIP};
+  const AttackArgKind kinds[] = {P_SHAPE, P_INT, P_FILE, P_STR, P_SKIP};
   for (int l = 0; l < 5; l++)
     for (int i = 0; lists[l][i]; i++)
       if (strcmp(name, lists[l][i]) == 0) return kinds[l];
@@ -305,7 +305,7 @@ static const char *const *const absurd[] = {
   [P_FILE] = absurd_file, [P_STR] = absurd_str, [P_SKIP] = NULL,
 };
 
-typedef struct { char name[40]; ParamKind kind; bool optional, keyword; } Param;
+typedef struct { char name[40]; AttackArgKind kind; bool optional, keyword; } Param;
 
 /* The parameters of a signature line "name(a, b=1, *, c=None)" (brackets of optional
    groups dropped, *args and **kwargs skipped); returns how many (at most max). */
@@ -345,7 +345,7 @@ static int parse_params(const char *doc, Param *ps, int max) {
     pr->name[k] = 0;
     pr->optional = strchr(t, '=') != NULL;
     pr->keyword = keyword;
-    pr->kind = param_kind(pr->name);
+    pr->kind = arg_kind(pr->name);
     n++;
   }
   return n;
@@ -366,7 +366,7 @@ static void add_generated_attacks(void) {
       else snprintf(callee, sizeof callee, "%s.%s", b->ns, b->name);
       /* target -1: the receiver of a method */
       for (int target = method ? -1 : 0; target < np && target < 4; target++) {
-        ParamKind tk = target >= 0 ? ps[target].kind : P_ARRAY;
+        AttackArgKind tk = target >= 0 ? ps[target].kind : P_ARRAY;
         if (tk == P_SKIP) continue;
         for (const char *const *v = absurd[tk]; *v; v++) {
           char args[1024];

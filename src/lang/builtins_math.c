@@ -225,6 +225,10 @@ static int nonzero_tuple(Interp *I, Tensor *t, Value *out) {
   if (!b) return -1;
   const bool *p = (const bool *)tensor_data(b);
   int64_t n = tensor_size(b), count = 0;
+  if (ctx_work(c, (uint64_t)n * 2, WORK_ELEMENT)) {   /* two passes */
+    tensor_release(b);
+    return -1;
+  }
   int nd = b->ndim == 0 ? 1 : b->ndim;
   int64_t shape[TSR_MAXDIMS];
   if (b->ndim == 0) shape[0] = 1;
@@ -416,7 +420,9 @@ static Tensor *around_tensor(Interp *I, Tensor *x, int64_t decimals) {
   if (decimals == 0) return ufunc_unary(c, UF_RINT, x, NULL);
   BinaryUfunc op1 = decimals >= 0 ? UF_MULTIPLY : UF_TRUE_DIVIDE;
   BinaryUfunc op2 = decimals >= 0 ? UF_TRUE_DIVIDE : UF_MULTIPLY;
-  Tensor *f = value_to_tensor(I, v_float(power_of_ten(decimals < 0 ? -decimals : decimals)), -1);
+  /* power_of_ten stops at 400 anyway: clamp first, so that -decimals cannot overflow */
+  int64_t mag = decimals < -400 ? 400 : decimals < 0 ? -decimals : decimals;
+  Tensor *f = value_to_tensor(I, v_float(power_of_ten(mag)), -1);
   Tensor *r = NULL, *step = NULL;
   if (!f) return NULL;
   if (!(r = ufunc_binary(c, op1, x, f, NULL))) goto fail;
@@ -483,6 +489,13 @@ static int reduce_common(Interp *I, Reduction op, Value av, Value axis_v, Value 
     return -1;
   Tensor *t = arg_tensor(I, av);
   if (!t) return -1;
+  /* add.reduce / multiply.reduce compute in out's dtype when dtype= is not given and the
+     input casts to it safely (NumPy's reduce type resolution: np.prod(float32_x,
+     out=float64_o) does not overflow, np.prod(float64_x, out=int64_o) multiplies floats;
+     found by fuzzdiff) */
+  if (dt < 0 && o && (op == RED_SUM || op == RED_PROD) &&
+      dtype_promote(t->dtype, o->dtype) == o->dtype)
+    dt = o->dtype;
   Tensor *r = reduce(interp_ctx(I), op, t, axes, naxes, keep, dt);
   tensor_release(t);
   return builtins_deliver(I, r, o, out);

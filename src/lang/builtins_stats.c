@@ -278,8 +278,12 @@ static int nan_extreme(Interp *I, const Args *a, const char *name, Reduction op,
   if (!t) return -1;
   bool list = s[0].type != V_TENSOR;   /* NumPy's path for non-arrays: amax and other words */
   if (tensor_size(t) == 0) {
+    /* the sum checks the axes; an empty reduced axis fails, as in reduce.c's max */
     Tensor *probe = reduce(c, RED_SUM, t, ra.axes, ra.naxes, false, -1);
-    if (probe && tensor_size(probe) > 0)
+    bool empty_axis = ra.naxes < 0;
+    for (int k = 0; probe && k < ra.naxes; k++)
+      empty_axis |= t->shape[ra.axes[k] < 0 ? ra.axes[k] + t->ndim : ra.axes[k]] == 0;
+    if (probe && empty_axis)
       IERR_VALUE(I, "zero-size array to reduction operation %s which has no identity",
                  op == RED_MAX ? (list ? "maximum" : "fmax") : (list ? "minimum" : "fmin"));
     else if (probe)

@@ -310,6 +310,7 @@ void fmt_dtype_repr(Buf *b, DType dt) {
 typedef void (*ElemVisit)(void *ud, const char *p);
 
 typedef struct Walk {
+  Buf *b;                      /* the output: each visit is charged to its Ctx */
   const Tensor *t;
   bool summary;
   int64_t edge;
@@ -322,19 +323,23 @@ static void walk_axis(const Walk *w, int axis, int64_t off) {
   const Tensor *t = w->t;
   if (axis == t->ndim) {
     w->visit(w->ud, t->storage->data + off * (int64_t)w->itemsize);
+    buf_work(w->b, 1, WORK_DIGITS);
     return;
   }
   int64_t n = t->shape[axis], st = t->strides[axis];
   if (w->summary && w->edge > 0 && n > 2 * w->edge) {
-    for (int64_t i = 0; i < w->edge; i++) walk_axis(w, axis + 1, off + i * st);
-    for (int64_t i = n - w->edge; i < n; i++) walk_axis(w, axis + 1, off + i * st);
+    for (int64_t i = 0; i < w->edge && !w->b->failed; i++) walk_axis(w, axis + 1, off + i * st);
+    for (int64_t i = n - w->edge; i < n && !w->b->failed; i++)
+      walk_axis(w, axis + 1, off + i * st);
   } else {
-    for (int64_t i = 0; i < n; i++) walk_axis(w, axis + 1, off + i * st);
+    for (int64_t i = 0; i < n && !w->b->failed; i++) walk_axis(w, axis + 1, off + i * st);
   }
 }
 
-static void walk(const Tensor *t, bool summary, int64_t edge, ElemVisit visit, void *ud) {
-  Walk w = { t, summary, edge, dtype_size(t->dtype), visit, ud };
+/* Visits the shown elements of t in C order (stops early once b has failed). */
+static void walk(Buf *b, const Tensor *t, bool summary, int64_t edge, ElemVisit visit,
+                 void *ud) {
+  Walk w = { b, t, summary, edge, dtype_size(t->dtype), visit, ud };
   walk_axis(&w, 0, t->offset);
 }
 
@@ -412,12 +417,12 @@ static void float_measure_visit(void *ud, const char *p) {
 }
 
 /* NumPy's FloatingFormat.fillFormat over the shown elements of t. */
-static void float_format_fill(FloatFormat *f, const Tensor *t, bool summary,
+static void float_format_fill(Buf *b, FloatFormat *f, const Tensor *t, bool summary,
                               const PrintOptions *po) {
   FloatStats s;
   memset(&s, 0, sizeof s);
   s.f32 = t->dtype == TSR_FLOAT32;
-  walk(t, summary, po->edgeitems, float_stats_visit, &s);
+  walk(b, t, summary, po->edgeitems, float_stats_visit, &s);
 
   int prec = po->precision < 0 ? 0 : po->precision > PREC_MAX ? PREC_MAX : po->precision;
   f->f32 = s.f32;
@@ -443,7 +448,7 @@ static void float_format_fill(FloatFormat *f, const Tensor *t, bool summary,
     f->trim = fixed ? 'k' : '.';
     f->min_digits = 0;
     s.ff = f;
-    walk(t, summary, po->edgeitems, float_measure_visit, &s);
+    walk(b, t, summary, po->edgeitems, float_measure_visit, &s);
     if (f->exp_format) {
       f->exp_size = s.max_exp;
       f->trim = 'k';
@@ -511,11 +516,11 @@ static void int_stats_visit(void *ud, const char *p) {
 
 /* NumPy's IntegerFormat: every element right-aligned to the width of the longer of str(max)
    and str(min) over the shown elements. */
-static int int_format_width(const Tensor *t, bool summary, const PrintOptions *po) {
+static int int_format_width(Buf *out, const Tensor *t, bool summary, const PrintOptions *po) {
   IntStats s;
   memset(&s, 0, sizeof s);
   s.dt = t->dtype;
-  walk(t, summary, po->edgeitems, int_stats_visit, &s);
+  walk(out, t, summary, po->edgeitems, int_stats_visit, &s);
   char a[32], b[32];
   int na, nb;
   if (dtype_is_unsigned(t->dtype)) {
@@ -528,13 +533,14 @@ static int int_format_width(const Tensor *t, bool summary, const PrintOptions *p
   return na > nb ? na : nb;
 }
 
-static void elem_format_init(ElemFormat *ef, const Tensor *t, bool summary,
+/* The common format of t's shown elements; the passes over them are charged to b's Ctx. */
+static void elem_format_init(Buf *b, ElemFormat *ef, const Tensor *t, bool summary,
                              const PrintOptions *po) {
   memset(ef, 0, sizeof *ef);
   ef->dt = t->dtype;
   ef->zero_d = t->ndim == 0;
-  if (dtype_is_float(t->dtype)) float_format_fill(&ef->ff, t, summary, po);
-  else if (dtype_is_int(t->dtype)) ef->int_width = int_format_width(t, summary, po);
+  if (dtype_is_float(t->dtype)) float_format_fill(b, &ef->ff, t, summary, po);
+  else if (dtype_is_int(t->dtype)) ef->int_width = int_format_width(b, t, summary, po);
 }
 
 /* Formats the element at p with the common format into out (ELEM_MAX bytes). */
@@ -563,6 +569,7 @@ typedef struct Printer {
   const Tensor *t;
   size_t itemsize;
   size_t line_start;
+  size_t charged;              /* b->n when characters were last charged */
   bool summary;
   int64_t edge;
   const char *sep;             /* ", " (repr) or " " (str) */
@@ -598,10 +605,16 @@ static void extend_line(Printer *pr, const char *word, size_t len, int64_t width
   buf_putn(b, word, len);
 }
 
+/* Prints one element, charging it (WORK_DIGITS) and the characters written since the last
+   one (WORK_CHAR). */
 static void print_elem(Printer *pr, int64_t off, int64_t width, int64_t hang) {
+  if (pr->b->failed) return;   /* out of memory, budget or time: nothing more to format */
   char out[ELEM_MAX];
   size_t n = elem_format(&pr->ef, pr->t->storage->data + off * (int64_t)pr->itemsize, out);
   extend_line(pr, out, n, width, hang);
+  if (buf_work(pr->b, 1, WORK_DIGITS) && pr->b->n > pr->charged)
+    buf_work(pr->b, pr->b->n - pr->charged, WORK_CHAR);
+  pr->charged = pr->b->n;
 }
 
 /* Before a sub-block: the hanging indent, except for the first, which follows the '['. */
@@ -631,7 +644,7 @@ static void print_axis(Printer *pr, int axis, int64_t off, int64_t hang, int64_t
   buf_putc(b, '[');
   if (axes_left == 1) {
     int64_t elem_width = width - (pr->sep_rstrip_len > 1 ? (int64_t)pr->sep_rstrip_len : 1);
-    for (int64_t i = 0; i < lead; i++) {
+    for (int64_t i = 0; i < lead && !b->failed; i++) {
       print_elem(pr, off + i * st, elem_width, hang);
       buf_putn(b, pr->sep, pr->sep_len);
     }
@@ -639,14 +652,14 @@ static void print_axis(Printer *pr, int axis, int64_t off, int64_t hang, int64_t
       extend_line(pr, "...", 3, elem_width, hang);
       buf_putn(b, pr->sep, pr->sep_len);
     }
-    for (int64_t i = trail; i > 1; i--) {
+    for (int64_t i = trail; i > 1 && !b->failed; i--) {   /* stops once b has failed */
       print_elem(pr, off + (n - i) * st, elem_width, hang);
       buf_putn(b, pr->sep, pr->sep_len);
     }
     print_elem(pr, off + (n - 1) * st, elem_width, hang);
   } else {
     bool first = true;
-    for (int64_t i = 0; i < lead; i++) {
+    for (int64_t i = 0; i < lead && !b->failed; i++) {
       block_start(pr, &first, hang);
       print_axis(pr, axis + 1, off + i * st, hang + 1, width - 1);
       block_end(pr, axes_left);
@@ -656,7 +669,7 @@ static void print_axis(Printer *pr, int axis, int64_t off, int64_t hang, int64_t
       buf_puts(b, "...");
       block_end(pr, axes_left);
     }
-    for (int64_t i = trail; i > 1; i--) {
+    for (int64_t i = trail; i > 1 && !b->failed; i--) {
       block_start(pr, &first, hang);
       print_axis(pr, axis + 1, off + (n - i) * st, hang + 1, width - 1);
       block_end(pr, axes_left);
@@ -678,13 +691,14 @@ static size_t array2string(Buf *b, const Tensor *t, const PrintOptions *po, cons
   pr.t = t;
   pr.itemsize = dtype_size(t->dtype);
   pr.line_start = line_start;
+  pr.charged = b->n;
   pr.summary = tensor_size(t) > po->threshold;
   pr.edge = po->edgeitems < 0 ? 0 : po->edgeitems;
   pr.sep = sep;
   pr.sep_len = strlen(sep);
   pr.sep_rstrip_len = pr.sep_len;
   while (pr.sep_rstrip_len > 0 && sep[pr.sep_rstrip_len - 1] == ' ') pr.sep_rstrip_len--;
-  elem_format_init(&pr.ef, t, pr.summary, po);
+  elem_format_init(b, &pr.ef, t, pr.summary, po);
   print_axis(&pr, 0, t->offset, prefix_len + 1, width);
   return pr.line_start;
 }
@@ -724,7 +738,7 @@ void fmt_repr_class(Buf *b, Tensor *t, const PrintOptions *po, const char *class
   if (t->ndim == 0) {
     char out[ELEM_MAX];
     ElemFormat ef;
-    elem_format_init(&ef, t, false, po);
+    elem_format_init(b, &ef, t, false, po);
     buf_putn(b, out, elem_format(&ef, tensor_data(t), out));
   } else if (size > 0)
     line_start = array2string(b, t, po, ", ", line_start, prefix_len,
@@ -760,7 +774,7 @@ void fmt_array2string(Buf *b, Tensor *t, const PrintOptions *po, const char *sep
   if (t->ndim == 0) {
     char out[ELEM_MAX];
     ElemFormat ef;
-    elem_format_init(&ef, t, false, po);
+    elem_format_init(b, &ef, t, false, po);
     buf_putn(b, out, elem_format(&ef, tensor_data(t), out));
     return;
   }

@@ -272,8 +272,8 @@ static int adv_prepare(Ctx *c, Plan *p, AdvGeom *g, const Tensor *target) {
       return -1;
     }
   }
-  g->bsize = 1;
-  for (int i = 0; i < g->bnd; i++) g->bsize *= g->bshape[i];
+  /* index arrays broadcast to a shape with too many elements (two 2**62-element views) */
+  if (shape_count(g->bnd, g->bshape, 1, &g->bsize) < 0) return err_too_big(c);
 
   for (int k = 0; k < p->nadv; k++) {
     AdvIndex *a = &p->adv[k];
@@ -371,7 +371,7 @@ static int gather1(Ctx *c, Tensor *t, const Plan *p, const AdvGeom *g, Tensor *r
     default: GATHER1_CHECKED(uint64_t); break;
     }
     if (bad >= 0) return oob(c, ix[bad], p->adv[0].taxis, size);
-    return ctx_poll(c, (uint64_t)n / 4096);
+    return ctx_work(c, n, WORK_ELEMENT);
   }
   switch (dtype_size(t->dtype)) {
   case 1: GATHER1_LOOP(uint8_t); break;
@@ -379,7 +379,7 @@ static int gather1(Ctx *c, Tensor *t, const Plan *p, const AdvGeom *g, Tensor *r
   case 4: GATHER1_LOOP(uint32_t); break;
   default: GATHER1_LOOP(uint64_t); break;
   }
-  return ctx_poll(c, (uint64_t)n / 4096);
+  return ctx_work(c, n, WORK_ELEMENT);
 }
 
 /* For each position b of the index shape, copies the block of rest dims between the view of
@@ -428,7 +428,7 @@ static int adv_walk(Ctx *c, Tensor *t, const Plan *p, const AdvGeom *g, Tensor *
     }
     done += rest_size;
     if (done >= 65536) {
-      if (ctx_poll(c, (uint64_t)done / 4096) < 0) return -1;
+      if (ctx_work(c, done, WORK_ELEMENT) < 0) return -1;
       done = 0;
     }
     for (int d = g->bnd - 1; d >= 0; d--) {   /* advance b's coordinates on the r side */
@@ -481,7 +481,7 @@ static Tensor *mask_select(Ctx *c, Tensor *t, Tensor *mask) {
     for (int64_t i = 0; i < n; i++)
       if (mp[i]) { memcpy(rp, tp + (size_t)i * block, block); rp += block; }
   }
-  if (ctx_poll(c, (uint64_t)(n * inner) / 4096) < 0) { tensor_release(r); r = NULL; }
+  if (ctx_work(c, n * inner, WORK_ELEMENT) < 0) { tensor_release(r); r = NULL; }
 done:
   tensor_release(m);
   return r;

@@ -259,7 +259,7 @@ Tensor *linalg_matmul(Ctx *c, Tensor *a, Tensor *b) {
     for (int64_t n = 0; n < nb; n++) {
       m.A = pa; m.B = pb; m.C = pc;
       linalg_product(dt, &m, row);
-      if (ctx_poll(c, (uint64_t)(M * N * (K + 1)) / 4096)) goto fail;
+      if (ctx_work(c, M * N * (K + 1), WORK_FLOP)) goto fail;
       pc += M * N * isz;
       for (int d = nbatch - 1; d >= 0; d--) {
         pa += sa[d]; pb += sb[d];
@@ -354,7 +354,7 @@ static Tensor *dot_product(Ctx *c, Tensor *a, Tensor *b) {
     row_bytes = (size_t)(m.M > m.N ? m.M : m.N) * sizeof *row;
     if (dtype_is_int(dt) && !(row = ctx_malloc(c, row_bytes))) goto fail;
     linalg_product(dt, &m, row);
-    if (ctx_poll(c, (uint64_t)(m.M * m.N * (K + 1)) / 4096)) goto fail;
+    if (ctx_work(c, m.M * m.N * (K + 1), WORK_FLOP)) goto fail;
     goto done;
   }
   /* N-d: NumPy takes one dot product per output element. */
@@ -377,8 +377,8 @@ static Tensor *dot_product(Ctx *c, Tensor *a, Tensor *b) {
         pc += isz;
         work += (uint64_t)K + 1;
         if (work >= 65536) {
-          if (ctx_poll(c, work / 4096)) goto fail;
-          work %= 4096;
+          if (ctx_work(c, work, WORK_FLOP)) goto fail;
+          work = 0;
         }
         int d = nbo - 1;
         for (; d >= 0; d--) {
@@ -399,7 +399,7 @@ static Tensor *dot_product(Ctx *c, Tensor *a, Tensor *b) {
       }
       if (d < 0) break;
     }
-    if (ctx_poll(c, work / 4096)) goto fail;
+    if (ctx_work(c, work, WORK_FLOP)) goto fail;
   }
 done:
   if (row) ctx_free(c, row, row_bytes);

@@ -391,7 +391,7 @@ static int fast_reduce(Ctx *c, Fast *f, int64_t csz) {
       int64_t grain = RED_PAR_GRAIN / (total / p->n[best]) + 1;
       if (pool_width(c, p->n[best], grain) > 1) {
         return pool_parallel_for_polled(c, p->n[best], grain, fast_task, f,
-                                        total / p->n[best]);
+                                        total / p->n[best] * WORK_ELEMENT);
       }
     } else if (best < 0 && p->nd == 1 && f->partials) {
       /* rounds of ROUND_CHUNKS chunks: bounded scratch, and a poll after each round */
@@ -410,7 +410,7 @@ static int fast_reduce(Ctx *c, Fast *f, int64_t csz) {
         for (int64_t i = 0; i < m; i++) memcpy(q.acc + i * csz, init, (size_t)csz);
         pool_parallel_for(c, m, RED_PAR_GRAIN / CHUNK, partials_task, &q);
         for (int64_t i = 0; i < m; i++) f->k(q.acc + i * csz, csz, f->out, 0, 1);
-        rc = ctx_poll(c, (uint64_t)(m * CHUNK) / 4096);
+        rc = ctx_work(c, m * CHUNK, WORK_ELEMENT);
       }
       ctx_free(c, q.acc, (size_t)((rchunks + 1) * csz));
       return rc;
@@ -425,7 +425,7 @@ static int fast_reduce(Ctx *c, Fast *f, int64_t csz) {
   for (int64_t lo = 0; lo < p->n[0]; lo += step) {
     ns[0] = p->n[0] - lo < step ? p->n[0] - lo : step;
     fast_run(f, f->in + lo * p->is[0], f->out + lo * p->os[0], ns);
-    if (ctx_poll(c, (uint64_t)(ns[0] * per) / 4096)) return -1;
+    if (ctx_work(c, ns[0] * per, WORK_ELEMENT)) return -1;
   }
   return 0;
 }
@@ -449,7 +449,7 @@ static int gather_sum(Ctx *c, const Plan *p, const char *in, DType in_dt, char *
     }
     work += (uint64_t)n;
     if (work >= POLL_EVERY) {
-      if (ctx_poll(c, work / 4096)) return -1;
+      if (ctx_work(c, work, WORK_ELEMENT)) return -1;
       work %= 4096;
     }
     int d = nd - 2;
@@ -462,7 +462,7 @@ static int gather_sum(Ctx *c, const Plan *p, const char *in, DType in_dt, char *
     if (d < 0) break;
   }
   if (fill) k(tmp, csz, out, 0, fill);
-  return ctx_poll(c, work / 4096);
+  return ctx_work(c, work, WORK_ELEMENT);
 }
 
 /* Runs kernel k over the plan: every innermost run is cut into chunks of at most CHUNK
@@ -488,7 +488,7 @@ static int plan_run(Ctx *c, const Plan *p, const char *in, DType in_dt, char *ou
       }
       work += (uint64_t)m;   /* poll per chunk: one long run must stop on an interrupt too */
       if (work >= POLL_EVERY) {
-        if (ctx_poll(c, work / 4096)) return -1;
+        if (ctx_work(c, work, WORK_ELEMENT)) return -1;
         work %= 4096;
       }
     }
@@ -503,7 +503,7 @@ static int plan_run(Ctx *c, const Plan *p, const char *in, DType in_dt, char *ou
     }
     if (d < 0) break;
   }
-  return ctx_poll(c, work / 4096);
+  return ctx_work(c, work, WORK_ELEMENT);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -738,7 +738,7 @@ static Tensor *arg_reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int 
       int64_t w = lo + k(d + lo * esz, m, esz);
       if (lo == 0) best = w;
       else if (w != best && k(d + best * esz, 2, (w - best) * esz) == 1) best = w;
-      if (ctx_poll(c, (uint64_t)m / 4096)) { release(src); tensor_release(out); return NULL; }
+      if (ctx_work(c, m, WORK_ELEMENT)) { release(src); tensor_release(out); return NULL; }
     }
     *(int64_t *)tensor_data(out) = best;
     tensor_release(src);
@@ -753,7 +753,7 @@ static Tensor *arg_reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int 
     else if (keepdims) oshape[ond++] = 1;
   }
   int64_t n = t->shape[ax];
-  if (n == 0 && osize > 0) goto empty;
+  if (n == 0) goto empty;   /* even when the result is empty too, as NumPy */
   if (!(out = tensor_empty(c, TSR_INT64, ond, oshape))) return NULL;
   {
     int64_t isz = (int64_t)dtype_size(t->dtype), s = t->strides[ax] * isz;
@@ -764,7 +764,7 @@ static Tensor *arg_reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int 
       o[j] = k(p, n, s);
       work += (uint64_t)n;
       if (work >= POLL_EVERY) {
-        if (ctx_poll(c, work / 4096)) goto fail;
+        if (ctx_work(c, work, WORK_ELEMENT)) goto fail;
         work %= 4096;
       }
       for (int d = nd - 1; d >= 0; d--) {
@@ -862,10 +862,11 @@ Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes, bool
   case RED_MAX:
   case RED_MIN:
     if (tensor_size(t) == 0) {
-      int64_t oshape[TSR_MAXDIMS], osize = 1;
-      int ond = out_shape(t, red, false, oshape);
-      for (int i = 0; i < ond; i++) osize *= oshape[i];
-      if (osize > 0) {
+      /* NumPy's rule: a reduced axis of length 0, even when the result is empty too
+         (zeros((0, 0)).max(axis=0) fails, zeros((2, 0, 3)).max(axis=(0, 2)) is empty) */
+      bool empty_axis = false;
+      for (int i = 0; i < t->ndim; i++) empty_axis |= red[i] && t->shape[i] == 0;
+      if (empty_axis) {
         ERR_VALUE(c, "zero-size array to reduction operation %s which has no identity",
                   op == RED_MAX ? "maximum" : "minimum");
         return NULL;
@@ -914,7 +915,7 @@ static int squared_deviations(Ctx *c, Tensor *t, Tensor *mean, Tensor *x, char *
         sqdev_f64((const double *)tmp, m, mp + s * ms, ms, xp + s * xs, xs);
       work += (uint64_t)m;   /* poll per chunk, as plan_run */
       if (work >= POLL_EVERY) {
-        if (ctx_poll(c, work / 4096)) return -1;
+        if (ctx_work(c, work, WORK_ELEMENT)) return -1;
         work %= 4096;
       }
     }
@@ -930,7 +931,7 @@ static int squared_deviations(Ctx *c, Tensor *t, Tensor *mean, Tensor *x, char *
     }
     if (d < 0) break;
   }
-  return ctx_poll(c, work / 4096);
+  return ctx_work(c, work, WORK_ELEMENT);
 }
 
 /* s / n in place as NumPy's true_divide(s, n, out=s, casting='unsafe'): in s's dtype for
@@ -1112,7 +1113,7 @@ static int accumulate_polled(Ctx *c, char *data, int64_t esz, int64_t outer, int
     for (int64_t o = 0; o < outer; o += g) {
       int64_t m = outer - o < g ? outer - o : g;
       fn(data + o * block * esz, m, n, inner, mul);
-      if (ctx_poll(c, (uint64_t)(m * block) / 4096)) return -1;
+      if (ctx_work(c, m * block, WORK_ELEMENT)) return -1;
     }
     return 0;
   }
@@ -1122,7 +1123,7 @@ static int accumulate_polled(Ctx *c, char *data, int64_t esz, int64_t outer, int
     for (int64_t lo = 0; lo < n; lo += rows) {
       int64_t hi = n - lo < rows ? n : lo + rows, start = lo ? lo - 1 : 0;
       fn(b + start * inner * esz, 1, hi - start, inner, mul);
-      if (ctx_poll(c, (uint64_t)((hi - lo) * inner) / 4096)) return -1;
+      if (ctx_work(c, (hi - lo) * inner, WORK_ELEMENT)) return -1;
     }
   }
   return 0;

@@ -416,9 +416,10 @@ static inline void recip_zero(void) { fperr_raise(FPE_DIVIDE | FPE_INVALID); }
 #define EXPR_ARCCOSH_F(T, UT, x) MF(T, acosh)(x)
 #define EXPR_ARCTANH_F(T, UT, x) MF(T, atanh)(x)
 #define EXPR_CBRT_F(T, UT, x) MF(T, cbrt)(x)
-/* npy_deg2rad / npy_rad2deg: one multiplication by the constant rounded to T */
-#define EXPR_DEG2RAD_F(T, UT, x) ((x) * (T)(3.141592653589793238462643383279502884 / 180.0))
-#define EXPR_RAD2DEG_F(T, UT, x) ((x) * (T)(180.0 / 3.141592653589793238462643383279502884))
+/* npy_deg2rad / npy_rad2deg: one multiplication by the constant computed in T from pi rounded
+   to T (in float32 180/pi is then 57.295776, not 57.29578: NumPy's rad2deg(-1.0f)) */
+#define EXPR_DEG2RAD_F(T, UT, x) ((x) * ((T)3.141592653589793238462643383279502884 / (T)180.0))
+#define EXPR_RAD2DEG_F(T, UT, x) ((x) * ((T)180.0 / (T)3.141592653589793238462643383279502884))
 #define EXPR_RADIANS_F EXPR_DEG2RAD_F
 #define EXPR_DEGREES_F EXPR_RAD2DEG_F
 #define EXPR_FABS_F(T, UT, x) MF(T, fabs)(x)

@@ -388,6 +388,9 @@ static int bi_tensordot(Interp *I, const Args *a, Value *out) {
       tensor_release(r);
       r = cc;
     }
+    /* NumPy's tensordot is dot of 2-d reshapes: its BLAS scalar case for a single element */
+    if (r && dtype_is_float(r->dtype) && (tensor_size(x) == 1 || tensor_size(y) == 1))
+      linalg_scalar_case_zeros(r, x, y);
   }
 done:
   if (x) tensor_release(x);

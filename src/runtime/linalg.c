@@ -421,20 +421,23 @@ static bool dot_scalar_shaped(const Tensor *t) {
 
 Tensor *linalg_dot(Ctx *c, Tensor *a, Tensor *b) {
   Tensor *r = dot_product(c, a, b);
-  if (!r || !dtype_is_float(r->dtype) || a->ndim > 2 || b->ndim > 2 ||
-      !(dot_scalar_shaped(a) || dot_scalar_shaped(b)))
-    return r;
+  if (r && dtype_is_float(r->dtype) && a->ndim <= 2 && b->ndim <= 2 &&
+      (dot_scalar_shaped(a) || dot_scalar_shaped(b)))
+    linalg_scalar_case_zeros(r, a, b);
+  return r;
+}
+
+void linalg_scalar_case_zeros(Tensor *r, const Tensor *a, const Tensor *b) {
   int64_t n = tensor_size(r);
   if (n == 1 && tensor_size(a) == 1 && tensor_size(b) == 1) {
     double p = dtype_get_f64(a->dtype, tensor_data(a)) * dtype_get_f64(b->dtype, tensor_data(b));
     if (p == 0) dtype_set_f64(r->dtype, tensor_data(r), p);
   } else if (n > 1) {
-    char *d = tensor_data(r);   /* C-contiguous: dot_product's own result */
+    char *d = tensor_data(r);   /* C-contiguous (the caller's promise) */
     size_t sz = dtype_size(r->dtype);
     for (int64_t i = 0; i < n; i++)
       if (dtype_get_f64(r->dtype, d + i * sz) == 0) dtype_set_f64(r->dtype, d + i * sz, 0.0);
   }
-  return r;
 }
 
 Tensor *linalg_vdot(Ctx *c, Tensor *a, Tensor *b) {

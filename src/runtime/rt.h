@@ -714,6 +714,9 @@ RT_HIDDEN Tensor *linalg_matmul(Ctx *c, Tensor *a, Tensor *b);
    element (0-d, (1,), (1, 1)) take NumPy's BLAS scalar case: a lone result is the plain
    product (-0.0 kept), more results are added to zeros (axpy), so -0.0 becomes 0.0. */
 RT_HIDDEN Tensor *linalg_dot(Ctx *c, Tensor *a, Tensor *b);
+/* That scalar case applied to r, a C-contiguous float product of a and b of which one has a
+   single element (linalg_dot; numpy.tensordot, which is dot of 2-d reshapes). */
+RT_HIDDEN void linalg_scalar_case_zeros(Tensor *r, const Tensor *a, const Tensor *b);
 /* numpy.vdot of real operands: the dot product of the flattened a and b (equal sizes, else
    linalg_dot's ValueError), without the scalar case.  New 0-d tensor or NULL. */
 RT_HIDDEN Tensor *linalg_vdot(Ctx *c, Tensor *a, Tensor *b);

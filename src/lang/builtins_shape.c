@@ -261,11 +261,18 @@ static Tensor *repeat_tensor(Interp *I, Tensor *t, Tensor *counts, int axis) {
     size_t block = (size_t)inner * isz;
     const char *sp = tensor_data(src);
     char *dp = tensor_data(r);
-    for (int64_t o = 0; o < outer; o++)
+    for (int64_t o = 0; o < outer && r; o++) {
+      /* charged per outer block: its copies, and an item per repeated element */
+      if (ctx_work(c, (uint64_t)(total * inner + n), WORK_ELEMENT)) {
+        tensor_release(r);
+        r = NULL;
+        break;
+      }
       for (int64_t i = 0; i < n; i++) {
         const char *from = sp + (size_t)(o * n + i) * block;
         for (int64_t k = cp[scalar ? 0 : i]; k > 0; k--, dp += block) memcpy(dp, from, block);
       }
+    }
   }
   tensor_release(src);
   tensor_release(cnt);
@@ -767,6 +774,29 @@ static int bi_take(Interp *I, const Args *a, Value *out) {
     goto done;
   }
   if (!(idx = take_indices(I, s[1], mode, t->shape[axis]))) goto done;
+  {
+    /* NumPy's order (PyArray_TakeFrom): a non-empty take from an empty axis fails with its
+       own message; the indices are checked once for each of the n outer positions, so not at
+       all when n or their count is 0 (found by fuzzdiff) */
+    int64_t shape[TSR_MAXDIMS], size = 1, outer = 1;
+    int nd = 0;
+    if (t->ndim - 1 + idx->ndim > TSR_MAXDIMS) {
+      IERR_VALUE(I, "take: too many dimensions");
+      goto done;
+    }
+    for (int i = 0; i < axis; i++) outer *= shape[nd++] = t->shape[i];
+    for (int i = 0; i < idx->ndim; i++) shape[nd++] = idx->shape[i];
+    for (int i = axis + 1; i < t->ndim; i++) shape[nd++] = t->shape[i];
+    for (int i = 0; i < nd; i++) size *= shape[i];
+    if (t->shape[axis] == 0 && size != 0) {
+      IERR_INDEX(I, "cannot do a non-empty take from an empty axes.");
+      goto done;
+    }
+    if (outer == 0 || tensor_size(idx) == 0) {
+      r = tensor_empty(c, t->dtype, nd, shape);
+      goto done;
+    }
+  }
   IndexItem items[TSR_MAXDIMS];
   memset(items, 0, sizeof items);
   for (int i = 0; i < axis; i++) items[i].kind = IDX_SLICE;
@@ -1015,12 +1045,20 @@ static int bi_unique(Interp *I, const Args *a, Value *out) {
     }
     int64_t *ip = (int64_t *)tensor_data(order);
     for (int64_t i = 0; i < n; i++) ip[i] = i;
+    uint64_t levels = 1;   /* charged before it runs: log2 n merges of n rows of m elements */
+    while (levels < 64 && ((int64_t)1 << levels) < n) levels++;
+    if (ctx_work(c, (uint64_t)n * levels * (uint64_t)m, WORK_COMPARE)) {
+      ctx_free(c, tmp, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+      goto done;
+    }
     row_sort(&rows, ip, tmp, n);
     ctx_free(c, tmp, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
   }
   const int64_t *op = (const int64_t *)tensor_data(order);
   const char *fp = tensor_data(flat);
   int64_t nu = 0;
+  /* the two passes below: neighbours compared, items copied */
+  if (ctx_work(c, (uint64_t)n * (uint64_t)m * 2, WORK_COMPARE)) goto done;
   for (int64_t i = 0; i < n; i++)
     if (i == 0 || (m == 1 ? !elem_equal(t->dtype, fp + (size_t)op[i] * isz,
                                         fp + (size_t)op[i - 1] * isz)
@@ -1140,7 +1178,7 @@ static void free_star(Interp *I, const Args *a, Tensor **ts) {
 }
 
 /* broadcast_arrays(*args, subok=False): a list of views of the arguments, broadcast to
-   their common shape. */
+   their common shape; ndarrays even when 0-d (NumPy views NumPy scalars as arrays too). */
 static int bi_broadcast_arrays(Interp *I, const Args *a, Value *out) {
   for (int k = 0; k < a->nkw; k++)
     if (strcmp(a->kwnames[k], "subok") != 0)
@@ -1151,7 +1189,20 @@ static int bi_broadcast_arrays(Interp *I, const Args *a, Value *out) {
   int rc = -1;
   size_t bytes = sizeof(Tensor *) * (size_t)(a->npos > 0 ? a->npos : 1);
   if ((outs = ctx_malloc(interp_ctx(I), bytes))) {
-    if (broadcast_all(I, ts, a->npos, outs) == 0) rc = ret_list(I, outs, a->npos, out);
+    if (broadcast_all(I, ts, a->npos, outs) == 0) {
+      rc = 0;
+      for (int k = 0; k < a->npos; k++) {
+        if (outs[k]->ndim > 0 || outs[k]->ndarray) continue;
+        Tensor *v = rc ? NULL : tensor_view(outs[k], 0, outs[k]->shape, outs[k]->strides,
+                                            outs[k]->offset);
+        if (v) v->ndarray = 1;
+        else rc = -1;
+        tensor_release(outs[k]);
+        outs[k] = v;
+      }
+      if (rc == 0) rc = ret_list(I, outs, a->npos, out);
+      else for (int k = 0; k < a->npos; k++) if (outs[k]) tensor_release(outs[k]);
+    }
     ctx_free(interp_ctx(I), outs, bytes);
   }
   free_star(I, a, ts);

@@ -334,7 +334,7 @@ static int scalar_as_python(Interp *I, Value v, Value *out) {
   return 0;
 }
 
-int format_object(Interp *I, Buf *b, Value v, const char *spec, size_t len) {
+static int format_spec(Interp *I, Buf *b, Value v, const char *spec, size_t len) {
   if (scalar_as_python(I, v, &v)) return -1;
   if (len == 0) {
     value_to_string(I, b, v);
@@ -356,6 +356,14 @@ int format_object(Interp *I, Buf *b, Value v, const char *spec, size_t len) {
     return IERR_TYPE(I, "unsupported format string passed to %s.__format__",
                      v.type == V_TENSOR ? "numpy.ndarray" : value_type_name(v));
   }
+}
+
+int format_object(Interp *I, Buf *b, Value v, const char *spec, size_t len) {
+  size_t start = b->n;
+  int rc = format_spec(I, b, v, spec, len);
+  /* the characters written (padding included) are charged to the step budget */
+  if (rc == 0 && b->n > start && !buf_work(b, b->n - start, WORK_CHAR)) rc = -1;
+  return rc;
 }
 
 /* ---- printf-style formatting: str % args ------------------------------------------------------- */
@@ -546,6 +554,7 @@ int format_percent(Interp *I, Value fmt, Value args, Value *out) {
   }
 done:
 #undef NEXT_ARG
+  if (rc == 0) buf_work(&b, b.n, WORK_CHAR);   /* the characters written, padding included */
   if (rc == 0 && b.failed) rc = ERR_MEMORY(c, "out of memory");
   if (rc == 0) {
     *out = value_str(I, b.p ? b.p : "", b.n);

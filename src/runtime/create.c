@@ -56,7 +56,7 @@ static int arange_fill(Ctx *c, Tensor *t, int64_t n) {
     case TSR_FLOAT32: fill_float(p, lo, hi); break;
     case TSR_FLOAT64: fill_double(p, lo, hi); break;
     }
-    if (ctx_poll(c, (uint64_t)(hi - lo) / 4096)) return -1;
+    if (ctx_work(c, hi - lo, WORK_ELEMENT)) return -1;
   }
   return 0;
 }
@@ -143,7 +143,7 @@ Tensor *create_linspace(Ctx *c, double start, double stop, int64_t num, bool end
     if (dtype_is_int(dt)) y = floor(y);
     dtype_set_f64(dt, p + (size_t)i * sz, y);
   }
-  if (ctx_poll(c, (uint64_t)num / 4096)) {
+  if (ctx_work(c, num, WORK_ELEMENT)) {
     tensor_release(t);
     return NULL;
   }

@@ -263,7 +263,7 @@ void ctx_clear(Ctx *c) {
 }
 
 int ctx_poll(Ctx *c, uint64_t work) {
-  c->steps += work;
+  if (__builtin_add_overflow(c->steps, work, &c->steps)) c->steps = UINT64_MAX;
   if (c->interrupted) {
     c->interrupted = 0;
     c->status = TSR_OK;   /* an interrupt replaces any pending error */
@@ -274,6 +274,15 @@ int ctx_poll(Ctx *c, uint64_t work) {
                    "evaluation exceeded the step budget of %llu steps",
                    (unsigned long long)c->max_steps);
   return 0;
+}
+
+int ctx_work(Ctx *c, uint64_t n, unsigned rate) {
+  uint64_t units;
+  if (__builtin_mul_overflow(n, (uint64_t)rate, &units) ||
+      __builtin_add_overflow(units, c->work, &units))
+    units = UINT64_MAX;
+  c->work = units % WORK_PER_STEP;
+  return ctx_poll(c, units / WORK_PER_STEP);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -331,6 +340,12 @@ void buf_printf(Buf *b, const char *fmt, ...) {
   vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
   va_end(ap);
   b->n += (size_t)k;
+}
+
+bool buf_work(Buf *b, uint64_t n, unsigned rate) {
+  if (b->failed) return false;
+  if (ctx_work(b->ctx, n, rate)) b->failed = true;
+  return !b->failed;
 }
 
 const char *buf_str(Buf *b) { return b->p && !b->failed ? b->p : ""; }

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
 #endif
@@ -128,7 +129,9 @@ Tensor *tensor_empty(Ctx *c, DType dt, int ndim, const int64_t *shape) {
     if (clean && c->status == TSR_ERR_MEMORY) array_memory_error(c, dt, ndim, shape, nbytes);
     return NULL;
   }
-  strides_c_order(ndim, shape, strides);
+  /* NumPy 1.24 gives a new array without elements zero strides ((0,), (0, 0)) */
+  if (size == 0) memset(strides, 0, sizeof strides);
+  else strides_c_order(ndim, shape, strides);
   Tensor *t = tensor_header(c, s, dt, ndim, shape, strides, 0);
   if (!t) storage_release(s);
   return t;
@@ -141,23 +144,33 @@ Tensor *tensor_zeros(Ctx *c, DType dt, int ndim, const int64_t *shape) {
   const size_t piece = (size_t)1 << 22;
   char *p = t->storage->data;
   for (size_t done = 0, n = t->storage->nbytes; done < n; done += piece) {
-    memset(p + done, 0, n - done < piece ? n - done : piece);
-    if (ctx_poll(c, piece / 4096 / 8)) { tensor_release(t); return NULL; }
+    size_t m = n - done < piece ? n - done : piece;
+    memset(p + done, 0, m);
+    if (ctx_work(c, m / 8 + 1, WORK_ELEMENT)) { tensor_release(t); return NULL; }   /* 8 bytes an element */
   }
   return t;
 }
 
-/* Fills a fresh contiguous tensor with the element at v (of t's dtype). */
-static void fill_bytes(Tensor *t, const void *v) {
+/* Fills a fresh contiguous tensor with the element at v (of t's dtype), in pieces charged to
+   c (WORK_ELEMENT; a single element is free, so that making a scalar never fails on the
+   budget).  Returns t, or NULL with the poll's error after releasing t. */
+static Tensor *fill_bytes(Ctx *c, Tensor *t, const void *v) {
   size_t sz = dtype_size(t->dtype);
-  int64_t n = tensor_size(t);
-  char *p = t->storage->data;
-  switch (sz) {
-  case 1: memset(p, *(const uint8_t *)v, (size_t)n); break;
-  case 2: { uint16_t x; memcpy(&x, v, 2); for (int64_t i = 0; i < n; i++) ((uint16_t *)p)[i] = x; break; }
-  case 4: { uint32_t x; memcpy(&x, v, 4); for (int64_t i = 0; i < n; i++) ((uint32_t *)p)[i] = x; break; }
-  default: { uint64_t x; memcpy(&x, v, 8); for (int64_t i = 0; i < n; i++) ((uint64_t *)p)[i] = x; break; }
+  int64_t total = tensor_size(t);
+  const int64_t piece = (int64_t)1 << 19;
+  for (int64_t lo = 0; lo < total || lo == 0; lo += piece) {
+    int64_t n = total - lo < piece ? total - lo : piece;
+    char *p = t->storage->data + (size_t)lo * sz;
+    switch (sz) {
+    case 1: memset(p, *(const uint8_t *)v, (size_t)n); break;
+    case 2: { uint16_t x; memcpy(&x, v, 2); for (int64_t i = 0; i < n; i++) ((uint16_t *)p)[i] = x; break; }
+    case 4: { uint32_t x; memcpy(&x, v, 4); for (int64_t i = 0; i < n; i++) ((uint32_t *)p)[i] = x; break; }
+    default: { uint64_t x; memcpy(&x, v, 8); for (int64_t i = 0; i < n; i++) ((uint64_t *)p)[i] = x; break; }
+    }
+    if (total > 1 && ctx_work(c, (uint64_t)n, WORK_ELEMENT)) { tensor_release(t); return NULL; }
+    if (total == 0) break;
   }
+  return t;
 }
 
 Tensor *tensor_full_f64(Ctx *c, DType dt, int ndim, const int64_t *shape, double v) {
@@ -165,8 +178,7 @@ Tensor *tensor_full_f64(Ctx *c, DType dt, int ndim, const int64_t *shape, double
   if (!t) return NULL;
   uint64_t cell = 0;
   dtype_set_f64(dt, &cell, v);
-  fill_bytes(t, &cell);
-  return t;
+  return fill_bytes(c, t, &cell);
 }
 
 Tensor *tensor_full_i64(Ctx *c, DType dt, int ndim, const int64_t *shape, int64_t v) {
@@ -174,8 +186,7 @@ Tensor *tensor_full_i64(Ctx *c, DType dt, int ndim, const int64_t *shape, int64_
   if (!t) return NULL;
   uint64_t cell = 0;
   dtype_set_i64(dt, &cell, v);
-  fill_bytes(t, &cell);
-  return t;
+  return fill_bytes(c, t, &cell);
 }
 
 Tensor *tensor_scalar_f64(Ctx *c, DType dt, double v) { return tensor_full_f64(c, dt, 0, NULL, v); }
@@ -263,8 +274,8 @@ Tensor *tensor_wrap(Ctx *c, DType dt, int ndim, const int64_t *shape,
 
 bool tensor_is_contiguous(const Tensor *t) {
   int64_t s = 1;
+  if (tensor_size(t) == 0) return true;
   for (int i = t->ndim - 1; i >= 0; i--) {
-    if (t->shape[i] == 0) return true;
     if (t->shape[i] != 1 && t->strides[i] != s) return false;
     s *= t->shape[i];
   }
@@ -273,8 +284,8 @@ bool tensor_is_contiguous(const Tensor *t) {
 
 bool tensor_is_f_contiguous(const Tensor *t) {
   int64_t s = 1;
+  if (tensor_size(t) == 0) return true;
   for (int i = 0; i < t->ndim; i++) {
-    if (t->shape[i] == 0) return true;
     if (t->shape[i] != 1 && t->strides[i] != s) return false;
     s *= t->shape[i];
   }
@@ -660,6 +671,38 @@ Tensor *tensor_ravel(Ctx *c, Tensor *t) {
   int64_t one = 1;
   Tensor *r = tensor_view(cp, 1, &n, &one, cp->offset);
   tensor_release(cp);
+  return r;
+}
+
+void tensor_memory_order(const Tensor *t, int *axes) {
+  /* sorted from the innermost axis outwards: inner[k] is the k-th innermost axis */
+  int inner[TSR_MAXDIMS], n = t->ndim;
+  for (int k = 0; k < n; k++) inner[k] = n - 1 - k;
+  for (int k = 1; k < n; k++) {
+    int ax = inner[k], pos = k;
+    int64_t s0 = t->shape[ax] == 1 ? 0 : llabs(t->strides[ax]);
+    for (int j = k - 1; j >= 0; j--) {
+      int64_t s1 = t->shape[inner[j]] == 1 ? 0 : llabs(t->strides[inner[j]]);
+      if (s0 == 0 || s1 == 0) continue;
+      if (s1 <= s0) break;
+      pos = j;
+    }
+    memmove(&inner[pos + 1], &inner[pos], (size_t)(k - pos) * sizeof(int));
+    inner[pos] = ax;
+  }
+  for (int k = 0; k < n; k++) axes[k] = inner[n - 1 - k];
+}
+
+Tensor *tensor_ravel_order(Ctx *c, Tensor *t, char order) {
+  if (order == 'A') order = tensor_is_f_contiguous(t) && !tensor_is_contiguous(t) ? 'F' : 'C';
+  if (order == 'C') return tensor_ravel(c, t);
+  int axes[TSR_MAXDIMS];
+  if (order == 'K') tensor_memory_order(t, axes);
+  else for (int i = 0; i < t->ndim; i++) axes[i] = t->ndim - 1 - i;
+  Tensor *p = tensor_transpose(c, t, axes);
+  if (!p) return NULL;
+  Tensor *r = tensor_ravel(c, p);
+  tensor_release(p);
   return r;
 }
 

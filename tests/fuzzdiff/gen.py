@@ -45,22 +45,9 @@ FEATURES = {
 # generator avoids the variant (open_gate); delete the line once the fix is merged, and the
 # generator starts checking it.
 KNOWN_OPEN = {
-    "ravel order A/K": "issue 24 item 1",
-    "var/std integer dtype": "issue 24 item 2",
-    "mean integer dtype": "issue 24 item 3",
-    "0-d results of roll/pad/broadcast_arrays/cross/nan_to_num": "issue 24 item 4",
-    "clip NaN bound": "issue 24 item 5",
-    "signed zeros of minimum/maximum/fmin/fmax/dot/inner": "issue 24 item 6",
-    "augmented assignment to a NumPy scalar": "issue 24 item 7",
-    "format_float_scientific precision": "issue 24 item 8 (and the same for positional, found "
-        "by fuzzdiff: np.format_float_positional(0.9096, precision=3) is '0.91', tsr '0.910')",
-    "integer power of an empty array": "issue 24 item 9",
-    "any/all out=": "issue 24 item 10",
-    "0-d out= returns out": "issue 24 item 10, for ufuncs: np.absolute(a, out=a) with a 0-d a "
-                            "returns a itself (array(100)), tsr a scalar",
-    "strides of size-0 and fancy-indexed arrays": "issue 24 item 13",
-    "in-place bitwise op of a float": "issue 24 item 14: bool_array &= 0.5 is NumPy's TypeError "
-                                      "'not supported for the input types', tsr's UFuncTypeError",
+    "in-place bitwise op of a float": "found by fuzzdiff: int_array &= -np.inf (and bool_array "
+        "&= 0.5) is NumPy's TypeError 'ufunc bitwise_and not supported for the input types' "
+        "(no loop), tsr's _UFuncOutputCastingError (it casts the output of a float loop)",
     "in-place op: cast error before broadcast error": "found by fuzzdiff: NumPy checks the "
         "output cast of x op= y first: uint8_array(4, 2) &= (0, 4, 2) is its UFuncTypeError, "
         "tsr's ValueError (broadcast); uint8_array **= int16_array([-1]) (or np.power(b, i, "

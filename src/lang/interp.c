@@ -4,6 +4,7 @@
 ** functions written in tsr (the stdlib folder's .tsr files, compiled in at build time).
 */
 #include "interp.h"
+#include "vm.h"
 #include "../runtime/einsum.h"
 
 #include <math.h>
@@ -146,6 +147,7 @@ void interp_free(Interp *I) {
 
 void interp_free_contents(Interp *I) {
   interp_clear_error(I);
+  vm_free(I);
   value_decref(I->retval);
   if (I->numpy.type == V_NAMESPACE) {
     ((Namespace *)I->numpy.o)->members = NULL;   /* the builtins dict, freed below */

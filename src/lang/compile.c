@@ -35,6 +35,7 @@ typedef struct Comp {
   int nlocals, freereg, maxreg;
   bool module, interactive, want_result;
   Node *top;            /* the top-level statement being compiled (module bodies) */
+  bool in_fused;        /* compiling a fusion root's register code (inner roots are plain) */
   const char *qualname; /* the function's qualified name ("outer.<locals>.inner") */
   uint8_t *assigned;    /* nlocals: definitely bound here */
   uint8_t *unsafe;      /* nlocals: deleted somewhere in the function */
@@ -249,7 +250,9 @@ static int ccompare(Comp *C, Node *n, int dst) {
 
 static int ccall(Comp *C, Node *n, int dst, bool discard) {
   int save = C->freereg;
-  int base = alloc_reg(C, n);
+  /* the value lands where the callee was: in dst itself when dst is the newest temporary */
+  bool in_place = !discard && dst >= C->nlocals && dst == C->freereg - 1;
+  int base = in_place ? dst : alloc_reg(C, n);
   if (base < 0 || cexpr(C, n->a, base) < 0) return -1;
   int npos = 0, nkw = 0;
   for (Node *arg = n->b; arg; arg = arg->next) {
@@ -300,6 +303,8 @@ static int cfused(Comp *C, Node *n, int dst) {
   int chain = -1;
   if (emit_jump(C, OP_VM_FUSED, dst, n, &chain) < 0) return -1;
   int rc;
+  bool outer = C->in_fused;
+  C->in_fused = true;
   if (n->kind == N_BINOP) rc = cbinop(C, n->op, n->a, n->b, dst, 0, n);
   else if (n->kind == N_COMPARE) rc = ccompare(C, n, dst);
   else {
@@ -309,13 +314,14 @@ static int cfused(Comp *C, Node *n, int dst) {
     if (rc == 0) rc = emit(C, MK_ABC(OP_VM_UNOP, MK_K(n->op - OP_NEG, tb ? KILL_B : 0), dst, rb, 0), n) < 0 ? -1 : 0;
     C->freereg = save;
   }
+  C->in_fused = outer;
   if (rc < 0) return -1;
-  EMIT(C, MK_ABC(OP_VM_UNFUSEDCHK, 0, dst, 0, 0), n);
   patch_chain(C, chain, C->ncode);
   return 0;
 }
 
 static int cexpr_to_local(Comp *C, Node *n, int r);
+static int cjump_false(Comp *C, Node *cond, Node *at, int *chain);
 
 /* cexpr, into a variable's register or a temporary. */
 static int cexpr_dst(Comp *C, Node *n, int dst) {
@@ -344,10 +350,10 @@ static int cexpr_inner(Comp *C, Node *n, int dst) {
     EMIT(C, MK_ABC(OP_VM_GETGLOBAL, 0, dst, 0, 0), n);
     return 0;
   case N_BINOP:
-    if (eval_is_fusion_root(n)) return cfused(C, n, dst);
+    if (!C->in_fused && eval_is_fusion_root(n)) return cfused(C, n, dst);
     return cbinop(C, n->op, n->a, n->b, dst, 0, n);
   case N_UNARY: {
-    if (n->op != OP_NOT && eval_is_fusion_root(n)) return cfused(C, n, dst);
+    if (n->op != OP_NOT && !C->in_fused && eval_is_fusion_root(n)) return cfused(C, n, dst);
     unsigned rb; bool tb;
     int save = C->freereg;
     if (reg_operand(C, n->a, &rb, &tb) < 0) return -1;
@@ -366,15 +372,11 @@ static int cexpr_inner(Comp *C, Node *n, int dst) {
     return 0;
   }
   case N_COMPARE:
-    if (eval_is_fusion_root(n)) return cfused(C, n, dst);
+    if (!C->in_fused && eval_is_fusion_root(n)) return cfused(C, n, dst);
     return ccompare(C, n, dst);
   case N_IFEXP: {
-    unsigned r; bool t;
-    int save = C->freereg, other = -1, end = -1;
-    if (reg_operand(C, n->b, &r, &t) < 0) return -1;
-    if (emit_jump(C, OP_VM_JMPIFNOT, r, n, &other) < 0) return -1;
-    if (t) C->code[other] |= (Instr)KILL_A << 8;
-    C->freereg = save;
+    int other = -1, end = -1;
+    if (cjump_false(C, n->b, n, &other) < 0) return -1;
     if (cexpr_dst(C, n->a, dst) < 0) return -1;
     if (emit_jump(C, OP_VM_JMP, 0, n, &end) < 0) return -1;
     patch_chain(C, other, C->ncode);
@@ -433,7 +435,12 @@ static int cexpr(Comp *C, Node *n, int dst) {
     eval_recursion_error(C->I);
     return fail_at(C, n);
   }
-  return cexpr_inner(C, n, dst);
+  /* below a call, subscript, display ... a tensor tree is a fusion root of its own again */
+  bool in_fused = C->in_fused;
+  if (n->kind != N_BINOP && n->kind != N_UNARY && n->kind != N_COMPARE) C->in_fused = false;
+  int rc = cexpr_inner(C, n, dst);
+  C->in_fused = in_fused;
+  return rc;
 }
 
 /* Can n be computed straight into the register of a variable it may read?  (Its operands
@@ -566,15 +573,33 @@ static Node *last_stmt(Node *block) {
   return s;
 }
 
+/* Jumps (chained into *chain) when cond is false: a single comparison that is not a tensor
+   tree becomes CMPJMP and its JMP word, anything else a value and JMPIFNOT (at: where a
+   failing truth test reports). */
+static int cjump_false(Comp *C, Node *cond, Node *at, int *chain) {
+  int save = C->freereg;
+  if (cond->kind == N_COMPARE && cond->b && !cond->b->next && !eval_is_fusion_root(cond)) {
+    unsigned rb, rc;
+    bool tb, tc;
+    if (operand(C, cond->a, &rb, &tb) < 0 || operand(C, cond->b->a, &rc, &tc) < 0) return -1;
+    unsigned flags = (tb ? KILL_B : 0) | (tc ? KILL_C : 0);
+    EMIT(C, MK_ABC(OP_VM_CMPJMP, MK_K(cond->b->op - OP_LT, flags), 0, rb, rc), cond);
+    C->freereg = save;
+    return emit_jump(C, OP_VM_JMP, 0, cond, chain) < 0 ? -1 : 0;
+  }
+  unsigned r; bool t;
+  if (reg_operand(C, cond, &r, &t) < 0) return -1;
+  if (emit_jump(C, OP_VM_JMPIFNOT, r, at, chain) < 0) return -1;
+  if (t) C->code[*chain] |= (Instr)KILL_A << 8;
+  C->freereg = save;
+  return 0;
+}
+
 static int cif(Comp *C, Node *s) {
   int end = -1;
   for (;;) {
-    unsigned r; bool t;
-    int save = C->freereg, other = -1;
-    if (reg_operand(C, s->a, &r, &t) < 0) return -1;
-    if (emit_jump(C, OP_VM_JMPIFNOT, r, s->a, &other) < 0) return -1;
-    if (t) C->code[other] |= (Instr)KILL_A << 8;
-    C->freereg = save;
+    int other = -1;
+    if (cjump_false(C, s->a, s->a, &other) < 0) return -1;
     if (cbranch(C, s->b) < 0) return -1;
     if (s->c && emit_jump(C, OP_VM_JMP, 0, s, &end) < 0) return -1;
     patch_chain(C, other, C->ncode);
@@ -588,12 +613,8 @@ static int cif(Comp *C, Node *s) {
 
 static int cwhile(Comp *C, Node *s) {
   Loop L = {C->loop, -1, -1, C->ncode, last_stmt(s->b) ? last_stmt(s->b) : s};
-  unsigned r; bool t;
-  int save = C->freereg, exit = -1;
-  if (reg_operand(C, s->a, &r, &t) < 0) return -1;
-  if (emit_jump(C, OP_VM_JMPIFNOT, r, s->a, &exit) < 0) return -1;
-  if (t) C->code[exit] |= (Instr)KILL_A << 8;
-  C->freereg = save;
+  int exit = -1;
+  if (cjump_false(C, s->a, s->a, &exit) < 0) return -1;
   C->loop = &L;
   int rc = cbranch(C, s->b);
   C->loop = L.prev;
@@ -655,6 +676,7 @@ static int cstmt(Comp *C, Node *s) {
     bool echo = s == C->top && C->interactive;
     bool result = s == C->top && C->want_result && !s->next;
     if (!echo && !result && s->a->kind == N_CALL) return ccall(C, s->a, 0, true);
+    if (!echo && !result && s->a->kind == N_STR) return 0;   /* a docstring */
     int t = alloc_reg(C, s);
     if (t < 0 || cexpr(C, s->a, t) < 0) return -1;
     if (echo) EMIT(C, MK_ABC(OP_VM_ECHO, 0, t, 0, 0), s);
@@ -744,6 +766,7 @@ static Proto *comp_finish(Comp *C, const char *name, Node *def, int nparams) {
   p->nregs = C->maxreg;
   p->name = name;
   p->def = def;
+  p->scope = def ? def->cache : NULL;
   return p;
 }
 
@@ -808,6 +831,9 @@ static int compile_function(Comp *outer, Node *def) {
   Proto *p = comp_finish(&C, C.qualname, def, sc->nparams);
   if (!p) goto done;
   sc->proto = p;
+#ifdef VM_DISASSEMBLE
+  { void vm_disassemble(const Proto *p); vm_disassemble(p); }
+#endif
   rc = 0;
 done:
   comp_free(&C);
@@ -834,3 +860,19 @@ done:
   comp_free(&C);
   return rc;
 }
+
+#ifdef VM_DISASSEMBLE
+#include <stdio.h>
+static const char *const opnames[] = {
+#define X_NAME(name, doc) #name,
+  VM_OPCODES(X_NAME)
+#undef X_NAME
+};
+void vm_disassemble(const Proto *p) {
+  fprintf(stderr, "%s: nparams %d nlocals %d nregs %d\n", p->name, p->nparams, p->nlocals, p->nregs);
+  for (int pc = 0; pc < p->ncode; pc++) {
+    Instr i = p->code[pc];
+    fprintf(stderr, "  %3d %-10s k=%02x A=%u B=%x C=%x sBx=%d  line %d\n", pc, opnames[I_OP(i)], I_K(i), I_A(i), I_B(i), I_C(i), I_SBX(i), p->pos[pc]->line);
+  }
+}
+#endif

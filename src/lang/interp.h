@@ -35,6 +35,7 @@ typedef struct Func {
   int nparams;
   Value *defaults;      /* nparams entries, V_UNDEF where no default */
   const char *doc;      /* first-statement docstring or NULL (points into the arena) */
+  const struct Proto *proto;   /* its bytecode, found on the first call (vm.c) */
 } Func;
 
 /* A host function registered with tsr_register. */

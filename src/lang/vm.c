@@ -134,7 +134,7 @@ static inline void clear_reg(Value *r) {
 }
 
 /* Releases a frame's registers (they are left unbound). */
-static void frame_clear(Value *base, int nregs) {
+static inline void frame_clear(Value *base, int nregs) {
   for (int i = 0; i < nregs; i++) {
     Value old = base[i];
     base[i] = v_undef();
@@ -295,18 +295,29 @@ L_LOADSTR: {
   DISPATCH();
 }
 L_GETGLOBAL: {
-  Value *v = eval_name_ref(I, NODE());
-  if (!v) goto error;
+  Node *n = NODE();
+  Dict *g = ci->fr.globals;
+  Value *v;
+  /* a name found in the globals stays there while their version is unchanged */
+  if (n->name_cache.dict == g && n->name_cache.version == g->version && !n->name_cache.dict2)
+    v = n->name_cache.value;
+  else if (!(v = eval_name_ref(I, n)))
+    goto error;
   setreg(base + I_A(i), value_retain(*v));
   DISPATCH();
 }
 L_SETGLOBAL: {
   Value *src = base + I_A(i);
   Value v = *src;
+  Node *n = NODE();
+  Dict *g = ci->fr.globals;
   if (I_K(i) & KILL_A) *src = v_none();
   else value_incref(v);
   if (v.type == V_SCALAR && scalar_box(I, &v) < 0) goto error;
-  if (eval_store_name(I, NODE(), v) < 0) goto error;
+  if (n->name_cache.dict == g && n->name_cache.version == g->version && !n->name_cache.dict2)
+    setreg((Value *)n->name_cache.value, v);   /* the global's entry, still there */
+  else if (eval_store_name(I, n, v) < 0)
+    goto error;
   DISPATCH();
 }
 L_CHECKLOCAL:
@@ -348,6 +359,8 @@ binop_slow: {
   int r = eval_binary_num(I, K_SUBOP(kf), vb, vc, mode, &out);
   KILLS(kf & KILL_B, rb, kf & KILL_C, rc);
   if (r < 0) goto error;
+  if (out.type == V_TENSOR && NODE()->unfused && tensor_size(out.t) > SMALL_TENSOR_MAX)
+    NODE()->unfused = 0;   /* a fusion root's operator-by-operator run met a big tensor */
   if (out.type == V_SCALAR && (int)I_A(i) < p->nlocals && scalar_box(I, &out) < 0) goto error;
   setreg(base + I_A(i), out);
   DISPATCH();
@@ -366,12 +379,16 @@ L_UNOP: {
   int r = eval_unary_num(I, op, vb, &out);
   if (kf & KILL_B) clear_reg(base + I_B(i));
   if (r < 0) goto error;
+  if (out.type == V_TENSOR && NODE()->unfused && tensor_size(out.t) > SMALL_TENSOR_MAX)
+    NODE()->unfused = 0;
   if (out.type == V_SCALAR && (int)I_A(i) < p->nlocals && scalar_box(I, &out) < 0) goto error;
   setreg(base + I_A(i), out);
   DISPATCH();
 }
+L_CMPJMP:
 L_CMP: {
   unsigned kf = I_K(i), rb = I_B(i), rc = I_C(i);
+  bool jump = I_OP(i) == OP_VM_CMPJMP;
   int op = OP_LT + (int)K_SUBOP(kf);
   const Value *vb = RK(rb), *vc = RK(rc);
   if (vb->type == V_INT && vc->type == V_INT) {
@@ -386,6 +403,7 @@ L_CMP: {
     case OP_NE: r = x != y; break;
     default: goto cmp_slow;
     }
+    if (jump) { pc += r ? 1 : 1 + I_SBX(*pc); DISPATCH(); }
     setreg(base + I_A(i), v_bool(r));
     DISPATCH();
   }
@@ -401,6 +419,7 @@ L_CMP: {
     case OP_NE: r = x != y; break;
     default: goto cmp_slow;
     }
+    if (jump) { pc += r ? 1 : 1 + I_SBX(*pc); DISPATCH(); }
     setreg(base + I_A(i), v_bool(r));
     DISPATCH();
   }
@@ -410,6 +429,15 @@ cmp_slow: {
     int r = eval_compare_num(I, op, b, c, &out);
     KILLS(kf & KILL_B, rb, kf & KILL_C, rc);
     if (r < 0) goto error;
+    if (jump) {
+      int t = box(I, &out) < 0 ? -1 : value_truth(I, out);
+      value_decref(out);
+      if (t < 0) goto error;
+      pc += t ? 1 : 1 + I_SBX(*pc);
+      DISPATCH();
+    }
+    if (out.type == V_TENSOR && NODE()->unfused && tensor_size(out.t) > SMALL_TENSOR_MAX)
+      NODE()->unfused = 0;
     if (out.type == V_SCALAR && (int)I_A(i) < p->nlocals && scalar_box(I, &out) < 0) goto error;
     setreg(base + I_A(i), out);
     DISPATCH();
@@ -506,61 +534,64 @@ L_GETATTR: {
 }
 L_CALL: {
   unsigned a = I_A(i), npos = I_B(i), nkw = I_C(i);
-  Value fn = base[a];
   Value *args = base + a + 1;
   ci->pc = pc;
   if (vm_poll(I) < 0) { SAVE(); goto error; }
   for (unsigned j = 0; j < npos + nkw; j++)
-    if (args[j].type == V_SCALAR && scalar_box(I, &args[j]) < 0) goto error;
-  if (fn.type == V_FUNC && nkw == 0) {
-    Func *f = (Func *)fn.o;
-    FuncScope *sc = f->def->cache;
-    const Proto *q = sc ? sc->proto : NULL;
-    if (q && (int)npos <= q->nparams) {
-      bool defaults_ok = true;
-      for (int j = (int)npos; j < q->nparams; j++)
-        if (f->defaults[j].type == V_UNDEF) { defaults_ok = false; break; }
-      if (defaults_ok) {
-        if (vm->depth >= MAX_FRAMES) { SAVE(); recursion_error(I); goto error; }
-        StackSeg *seg = ci->seg;
-        Value *nb = stack_room(I, vm, &seg, args, (size_t)q->nregs);
-        if (!nb) { SAVE(); goto error; }
-        if (nb != args)
-          for (unsigned j = 0; j < npos; j++) { nb[j] = args[j]; args[j] = v_none(); }
-        for (int j = (int)npos; j < q->nparams; j++) setreg(nb + j, value_retain(f->defaults[j]));
-        for (int j = q->nparams; j < q->nregs; j++) setreg(nb + j, v_undef());
-        VMFrame *nci = frame_push(I, vm);
-        if (!nci) { SAVE(); goto error; }
-        nci->p = q;
-        nci->pc = q->code;
-        nci->base = nb;
-        nci->seg = seg;
-        nci->fr.slots = nb;
-        nci->fr.scope = sc;
-        nci->fr.globals = f->globals;
-        nci->fr.parent = I->frame;
-        nci->fr.line = 0;
-        nci->saved_chunk = I->cur_chunk;
-        nci->result = NULL;
-        nci->chunk_result = NULL;
-        nci->ret = (int)a;
-        nci->entry = false;
-        nci->counted = true;
-        I->frame = &nci->fr;
-        I->cur_chunk = f->chunk;
-        vm->depth++;
-        vm->ci = ci = nci;
-        LOAD_FRAME();
-        DISPATCH();
-      }
+    if (args[j].type == V_SCALAR && scalar_box(I, &args[j]) < 0) { SAVE(); goto error; }
+  if (base[a].type == V_FUNC && nkw == 0) {
+    Func *f = (Func *)base[a].o;
+    const Proto *q = f->proto;
+    if (!q) {
+      FuncScope *sc = f->def->cache;
+      q = f->proto = sc ? sc->proto : NULL;
     }
+    if (!q || (int)npos > q->nparams) goto call_generic;
+    for (int j = (int)npos; j < q->nparams; j++)   /* the missing ones all have defaults? */
+      if (f->defaults[j].type == V_UNDEF) goto call_generic;
+    if (vm->depth >= MAX_FRAMES) { SAVE(); recursion_error(I); goto error; }
+    StackSeg *seg = ci->seg;
+    Value *nb = args;
+    if (nb + q->nregs > seg->v + seg->n) {
+      if (!(nb = stack_room(I, vm, &seg, args, (size_t)q->nregs))) { SAVE(); goto error; }
+      for (unsigned j = 0; j < npos; j++) { nb[j] = args[j]; args[j] = v_none(); }
+    }
+    for (int j = (int)npos; j < q->nparams; j++) setreg(nb + j, value_retain(f->defaults[j]));
+    /* locals start unbound; temporaries are written before they are read (and whatever a
+       register still holds is released when it is written or when the frame returns) */
+    for (int j = q->nparams; j < q->nlocals; j++) setreg(nb + j, v_undef());
+    VMFrame *nci = ci->next;
+    if (!nci && !(nci = frame_push(I, vm))) { SAVE(); goto error; }
+    nci->prev = ci;
+    nci->p = q;
+    nci->pc = q->code;
+    nci->base = nb;
+    nci->seg = seg;
+    nci->fr.slots = nb;
+    nci->fr.scope = q->scope;
+    nci->fr.globals = f->globals;
+    nci->fr.parent = &ci->fr;
+    nci->fr.line = 0;
+    nci->saved_chunk = I->cur_chunk;
+    nci->ret = (int)a;
+    nci->entry = false;
+    nci->counted = true;
+    I->frame = &nci->fr;
+    I->cur_chunk = f->chunk;
+    vm->depth++;
+    vm->ci = ci = nci;
+    p = q;
+    pc = q->code;
+    base = nb;
+    k = q->k;
+    DISPATCH();
   }
-  {
+call_generic: {
     Value out;
     SAVE();
     Node *n = NODE();
     Args args_ = {(int)npos, args, (int)nkw, (const char *const *)n->cache, args + npos, v_undef()};
-    int r = eval_call_value(I, fn, &args_, &out);
+    int r = eval_call_value(I, base[a], &args_, &out);
     for (unsigned j = 0; j <= npos + nkw; j++) clear_reg(base + a + j);
     if (r < 0) goto error;
     if (I_K(i) & KILL_A) value_decref(out);
@@ -684,11 +715,6 @@ L_FUSED: {
     setreg(base + I_A(i), out);
   }
   pc += I_SBX(i);
-  DISPATCH();
-}
-L_UNFUSEDCHK: {
-  Value *ra = base + I_A(i);
-  if (ra->type == V_TENSOR && tensor_size(ra->t) > SMALL_TENSOR_MAX) NODE()->unfused = 0;
   DISPATCH();
 }
 L_EXEC:

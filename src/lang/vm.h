@@ -43,7 +43,8 @@
 ** carrying its node, followed by the same subtree compiled operator by operator: FUSED
 ** evaluates the whole tree in one fused pass and jumps over the scalar code, unless the
 ** node is marked `unfused` (its last run met only scalars and tiny tensors), in which case
-** the register code runs and UNFUSEDCHK re-arms fusion when a big tensor comes out.
+** the register code runs, and its last operator (whose node is the root) re-arms fusion
+** when a big tensor comes out of its slow path.
 **
 ** Escapes.  What the compiler does not translate yet runs in the tree-walker on the same
 ** frame: EXEC node (a statement: def, import, del, assert), ASSIGN A node (a target with
@@ -99,6 +100,7 @@ typedef uint64_t Instr;
   X(BINOP,     "A B C: R[A] = RK[B] <op k> RK[C] (INPLACE: augmented)")                      \
   X(UNOP,      "A B: R[A] = <op k> R[B]")                                                    \
   X(CMP,       "A B C: R[A] = RK[B] <cmp k> RK[C]")                                          \
+  X(CMPJMP,    "B C: unless RK[B] <cmp k> RK[C] is true, take the JMP word that follows")    \
   X(JMP,       "sBx: pc += sBx")                                                             \
   X(LOOP,      "sBx: pc += sBx, a backward jump: charges a step, polls")                     \
   X(JMPIF,     "A sBx: if R[A] is true, pc += sBx")                                          \
@@ -114,7 +116,6 @@ typedef uint64_t Instr;
   X(FORNEXT,   "A sBx: next item into R[A+3] and pc += sBx, or clear R[A..A+3]")              \
   X(RETURN,    "A: return R[A] (k: 0 returns None)")                                         \
   X(FUSED,     "A sBx: unless pos is marked unfused, R[A] = pos evaluated fused; pc += sBx") \
-  X(UNFUSEDCHK,"A: re-arm fusion of pos when R[A] is a big tensor")                          \
   X(EXEC,      "run the statement pos in the tree-walker (escape)")                          \
   X(EVAL,      "A: R[A] = the expression pos evaluated by the tree-walker (escape)")         \
   X(ASSIGN,    "A: assign R[A] to the target pos in the tree-walker (escape)")               \
@@ -154,7 +155,8 @@ typedef struct Proto {
   Value *k;              /* constants: immediates only (None, bool, int, float, Ellipsis) */
   int nk;
   int nparams, nlocals, nregs;
-  const char *name;      /* the function's name, "<module>" */
+  const char *name;      /* the function's qualified name, "<module>" */
+  const FuncScope *scope;/* the function's locals (NULL for a module body) */
   Node *def;             /* N_DEF, or NULL for a module body */
 } Proto;
 

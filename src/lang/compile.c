@@ -807,7 +807,7 @@ static int compile_function(Comp *outer, Node *def) {
   Comp C;
   comp_init(&C, outer->I, outer->arena, outer->where);
   if (outer->qualname) {   /* Python's __qualname__: outer.<locals>.inner */
-    size_t n = strlen(outer->qualname) + strlen(def->str) + 10;
+    size_t n = strlen(outer->qualname) + strlen(def->str) + 11;
     char *q = arena_alloc(outer->arena, n);
     if (!q) return fail_at(outer, def);
     snprintf(q, n, "%s.<locals>.%s", outer->qualname, def->str);

@@ -144,11 +144,17 @@ static inline void frame_clear(Value *base, int nregs) {
 
 /* Charges one step (a backward jump or a call), polls the interrupt flag, and lets the cycle
    collector run when it has work.  0 or -1. */
-static inline int vm_poll(Interp *I) {
+static inline int vm_charge(Interp *I) {
   Ctx *c = &I->ctx;
   c->steps++;
   if (__builtin_expect(c->interrupted || (c->max_steps && c->steps > c->max_steps), 0))
     return ctx_poll(c, 0);
+  return 0;
+}
+
+/* vm_charge, and the cycle collector's turn (loops are where garbage cycles pile up). */
+static inline int vm_poll(Interp *I) {
+  if (vm_charge(I) < 0) return -1;
   value_gc_maybe(I);
   return 0;
 }
@@ -536,7 +542,7 @@ L_CALL: {
   unsigned a = I_A(i), npos = I_B(i), nkw = I_C(i);
   Value *args = base + a + 1;
   ci->pc = pc;
-  if (vm_poll(I) < 0) { SAVE(); goto error; }
+  if (vm_charge(I) < 0) { SAVE(); goto error; }
   for (unsigned j = 0; j < npos + nkw; j++)
     if (args[j].type == V_SCALAR && scalar_box(I, &args[j]) < 0) { SAVE(); goto error; }
   if (base[a].type == V_FUNC && nkw == 0) {
@@ -571,7 +577,7 @@ L_CALL: {
     nci->fr.scope = q->scope;
     nci->fr.globals = f->globals;
     nci->fr.parent = &ci->fr;
-    nci->fr.line = 0;
+    nci->fr.line = ci->fr.line;
     nci->saved_chunk = I->cur_chunk;
     nci->ret = (int)a;
     nci->entry = false;

@@ -7,6 +7,7 @@
 #include "vm.h"
 #include "scalar.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Frames of user functions at once: Python's recursion limit (1000) less the module's. */
@@ -357,6 +358,13 @@ L_DIV: {
   DISPATCH();
 }
 L_BINOP:
+  if (K_SUBOP(I_K(i)) == OP_POW) {   /* float ** float with a positive base and a finite result */
+    const Value *vb = RK(I_B(i)), *vc = RK(I_C(i));
+    if (vb->type == V_FLOAT && vb->f > 0 && (vc->type == V_FLOAT || vc->type == V_INT)) {
+      double r = pow(vb->f, vc->type == V_FLOAT ? vc->f : (double)vc->i);
+      if (isfinite(r)) { setreg(base + I_A(i), v_float(r)); DISPATCH(); }
+    }
+  }
 binop_slow: {
   unsigned kf = I_K(i), rb = I_B(i), rc = I_C(i);
   Value out, vb = *RK(rb), vc = *RK(rc);
@@ -505,6 +513,13 @@ L_SETITEM: {
   Value obj = base[ra], idx = *RK(rb), v = *RK(rc);
   int r;
   if (obj.type == V_TENSOR && scalar_index_set(obj.t, idx, v)) {
+    r = 0;
+  } else if (obj.type == V_LIST && idx.type == V_INT && idx.i >= 0 && idx.i < as_list(obj)->n &&
+             v.type <= V_FLOAT) {   /* a number into a list: no container, no cycle */
+    Value *slot = &as_list(obj)->items[idx.i];
+    Value old = *slot;
+    *slot = v;
+    value_decref(old);
     r = 0;
   } else {
     SAVE();

@@ -11,7 +11,7 @@ LIBS    = -Wl,--as-needed -lopenblas -lzip -lz -lm -lpthread -ldl
 LEMON   ?= lemon
 LEMPAR  ?= /usr/share/lemon/lempar.c
 
-LIB_SRC := $(wildcard src/runtime/*.c src/lang/*.c src/api/*.c)
+LIB_SRC := $(wildcard src/runtime/*.c src/lang/*.c src/lib/*.c src/api/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/grammar.o $(BUILD)/obj/gen/stdlib_src.o
 CLI_SRC := $(wildcard src/cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)

@@ -76,6 +76,13 @@ TSR_API tsr_Status tsr_eval(tsr_State *S, const char *src, const char *chunk_nam
    sandboxed state TSR_ERR_SANDBOX). */
 TSR_API tsr_Status tsr_eval_file(tsr_State *S, const char *path);
 
+/* Sets what the script sees as sys.argv: argc strings (argv[0] the script's name, as Python
+   gives it; NUL-terminated, copied into the state, so the host keeps ownership of its own).
+   Call it before the script imports sys: the module is made on its first import.  Without a
+   call sys.argv is ['']. Returns TSR_OK, TSR_ERR_VALUE for a negative argc or a NULL string,
+   or TSR_ERR_MEMORY. */
+TSR_API tsr_Status tsr_set_argv(tsr_State *S, int argc, const char *const *argv);
+
 /* REPL support: TSR_OK if src is a complete program, TSR_INCOMPLETE if it ends inside an open
    block, bracket or after a line continuation, TSR_ERR_SYNTAX if it can never be completed. */
 TSR_API tsr_Status tsr_check(tsr_State *S, const char *src);

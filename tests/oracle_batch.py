@@ -29,15 +29,31 @@ import warnings
 import numclose
 
 
-def load_prelude(oracle_path):
-    """The PRELUDE string assigned at the top level of numpy-run."""
+def load_oracle(oracle_path):
+    """numpy-run's PRELUDE and STAR strings and its imports_numpy function (DESIGN §1's
+    namespace rule: a program that imports numpy runs without the STAR line), taken from
+    numpy-run's own source so that the two cannot drift apart."""
     with open(oracle_path, encoding="utf-8") as f:
         tree = ast.parse(f.read())
+    found = {}
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == "PRELUDE" for t in node.targets):
-            return ast.literal_eval(node.value)
-    raise SystemExit("oracle_batch: no PRELUDE in " + oracle_path)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name) and node.targets[0].id in ("PRELUDE", "STAR"):
+            found[node.targets[0].id] = ast.literal_eval(node.value)
+        if isinstance(node, ast.FunctionDef) and node.name == "imports_numpy":
+            scope = {"ast": ast}
+            exec(compile(ast.Module(body=[node], type_ignores=[]), oracle_path, "exec"), scope)
+            found["imports_numpy"] = scope["imports_numpy"]
+    if len(found) != 3:
+        raise SystemExit("oracle_batch: no PRELUDE, STAR or imports_numpy in " + oracle_path)
+    return found
+
+
+def prelude_for(oracle, source, path):
+    """The prelude numpy-run runs before this program."""
+    if oracle["imports_numpy"](source, path):
+        return oracle["PRELUDE"].replace(oracle["STAR"], "", 1)
+    return oracle["PRELUDE"]
 
 
 def expectation(source):
@@ -62,7 +78,7 @@ def raised_kind(error, kind):
     return type(error).__name__ == kind
 
 
-def run_one(prelude_code, path, want_stderr=False):
+def run_one(oracle, path, want_stderr=False):
     """Runs one program; returns (source, stdout text, exception or None, stderr text).
     Warnings are ignored, unless want_stderr: then Python's default filters apply and file
     descriptor 2 is captured (NumPy's seterr 'print' mode writes there from C), as numpy-run
@@ -71,7 +87,7 @@ def run_one(prelude_code, path, want_stderr=False):
     with open(path, encoding="utf-8") as f:
         source = f.read()
     scope = {"__name__": "__main__"}
-    exec(prelude_code, scope)
+    exec(compile(prelude_for(oracle, source, path), "<prelude>", "exec"), scope)
     buf = io.StringIO()
     error = None
     saved_options = numpy.get_printoptions()
@@ -115,7 +131,7 @@ def main(argv):
     if len(argv) != 2:
         sys.stderr.write(__doc__)
         return 2
-    prelude_code = compile(load_prelude(argv[1]), "<prelude>", "exec")
+    oracle = load_oracle(argv[1])
     sys.setrecursionlimit(1000)
     passed = failed = 0
     for line in sys.stdin:
@@ -130,7 +146,7 @@ def main(argv):
             with open(err_path, encoding="utf-8") as f:
                 want_err = f.read()
         try:
-            source, got, error, got_err = run_one(prelude_code, path, want_err is not None)
+            source, got, error, got_err = run_one(oracle, path, want_err is not None)
         except OSError as e:
             print(f"FAIL oracle {path}: {e}")
             failed += 1

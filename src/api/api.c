@@ -3,6 +3,7 @@
 ** boundary, host functions, interrupt and completion.  A tsr_State is an Interp.
 */
 #include "../lang/interp.h"
+#include "../lib/lib.h"
 
 #include <dlpack/dlpack.h>
 #include <stdarg.h>
@@ -34,6 +35,7 @@ static bool running(const Interp *I) { return I->cur_chunk != NULL; }
 tsr_State *tsr_open(const tsr_Config *cfg) {
   Interp *I = interp_new(cfg);
   if (!I) return NULL;
+  I->module_defs = lib_modules;
   Buf *b = &I->errbuf;
   buf_free(b);
   b->p = ctx_malloc(&I->ctx, ERRBUF_CAP);
@@ -329,6 +331,7 @@ static tsr_Status run_chunk(Interp *I, const char *src, size_t len, const char *
     I->err_line = line; I->err_col = col;
     return record_error(I, name, src, len);
   }
+  interp_choose_namespace(I, ch);
   ChunkRef *cr = chunkref_new(I, ch);
   if (!cr) { chunk_free(&I->ctx, ch); return record_error(I, name, src, len); }
   Value res = v_none();
@@ -648,6 +651,34 @@ tsr_Status tsr_to_dlpack(tsr_Tensor *t, struct DLManagedTensor **out) {
 }
 
 /* ---------------------------------------------------------------------------------------- */
+
+tsr_Status tsr_set_argv(tsr_State *S, int argc, const char *const *argv) {
+  Interp *I = STATE(S);
+  reset_error(I);
+  if (argc < 0 || (argc > 0 && !argv)) {
+    ERR_VALUE(&I->ctx, "tsr_set_argv: negative argc or NULL argv");
+    return api_error(I);
+  }
+  for (int i = 0; i < argc; i++)
+    if (!argv[i]) {
+      ERR_VALUE(&I->ctx, "tsr_set_argv: argv[%d] is NULL", i);
+      return api_error(I);
+    }
+  char **copy = argc ? ctx_calloc(&I->ctx, (size_t)argc * sizeof(char *)) : NULL;
+  if (argc && !copy) return api_error(I);
+  for (int i = 0; i < argc; i++) {
+    size_t n = strlen(argv[i]) + 1;
+    if (!(copy[i] = ctx_malloc(&I->ctx, n))) {
+      interp_free_argv(&I->ctx, copy, argc);
+      return api_error(I);
+    }
+    memcpy(copy[i], argv[i], n);
+  }
+  interp_free_argv(&I->ctx, I->argv, I->argc);
+  I->argv = copy;
+  I->argc = argc;
+  return TSR_OK;
+}
 
 tsr_Status tsr_register(tsr_State *S, const char *name, tsr_CFunction fn, void *ud) {
   Interp *I = STATE(S);

@@ -489,8 +489,20 @@ int main(int argc, char **argv) {
 
   int status;
   if (argc > 1 && strcmp(argv[1], "-c") == 0) {
-    status = run_source(S, argv[2], "<string>");
+    const char *code = argv[2];
+    argv[2] = argv[1];   /* sys.argv is ['-c', ARGS...], as Python's */
+    if (tsr_set_argv(S, argc - 2, (const char *const *)argv + 2) != TSR_OK) {
+      fputs("tsr: out of memory\n", stderr);
+      tsr_close(S);
+      return 1;
+    }
+    status = run_source(S, code, "<string>");
   } else if (argc > 1 && strcmp(argv[1], "-") != 0) {
+    if (tsr_set_argv(S, argc - 1, (const char *const *)argv + 1) != TSR_OK) {
+      fputs("tsr: out of memory\n", stderr);
+      tsr_close(S);
+      return 1;
+    }
     status = run_file(S, argv[1]);
   } else if (argc == 1 && isatty(STDIN_FILENO)) {
     status = repl(S, argv[0]);

@@ -26,6 +26,7 @@ RT_HIDDEN extern const Builtin builtins_linalg_table[];
 RT_HIDDEN extern const Builtin builtins_indices_table[];
 RT_HIDDEN extern const Builtin builtins_search_table[];
 RT_HIDDEN extern const Builtin builtins_stats_table[];
+RT_HIDDEN extern const Builtin builtins_python_table[];
 
 /* --------------------------------------------------------------------------------------------
 ** Small helpers
@@ -509,20 +510,20 @@ static int bi_raise(Interp *I, const Args *a, Value *out) {
 */
 
 static const Builtin builtins_core_table[] = {
-  {NULL, "print", bi_print,
+  {"builtins", "print", bi_print,
    "print(*args, sep=' ', end='\\n')\n\nPrints the values, separated by sep, followed by end."},
-  {NULL, "len", bi_len,
+  {"builtins", "len", bi_len,
    "len(obj)\n\nNumber of items of a sequence; the first dimension of a tensor."},
-  {NULL, "range", bi_range,
+  {"builtins", "range", bi_range,
    "range(stop) / range(start, stop[, step])\n\nThe integers from start to stop by step."},
-  {NULL, "int", bi_int,
+  {"builtins", "int", bi_int,
    "int(x=0)\n\nConverts a number, a string or a size-1 tensor to a Python int."},
-  {NULL, "float", bi_float,
+  {"builtins", "float", bi_float,
    "float(x=0.0)\n\nConverts a number, a string or a size-1 tensor to a Python float."},
-  {NULL, "bool", bi_bool, "bool(x=False)\n\nThe truth value of x."},
-  {NULL, "str", bi_str, "str(object='')\n\nThe printable form of object (what print shows)."},
-  {NULL, "repr", bi_repr, "repr(obj)\n\nThe canonical form of obj (what the REPL echoes)."},
-  {NULL, "help", bi_help, "help(obj)\n\nPrints the documentation of a builtin function."},
+  {"builtins", "bool", bi_bool, "bool(x=False)\n\nThe truth value of x."},
+  {"builtins", "str", bi_str, "str(object='')\n\nThe printable form of object (what print shows)."},
+  {"builtins", "repr", bi_repr, "repr(obj)\n\nThe canonical form of obj (what the REPL echoes)."},
+  {"builtins", "help", bi_help, "help(obj)\n\nPrints the documentation of a builtin function."},
   {NULL, "set_printoptions", bi_set_printoptions,
    "set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, "
    "suppress=None, nanstr=None, infstr=None, formatter=None, sign=None, floatmode=None)\n\n"
@@ -538,5 +539,5 @@ const Builtin *const builtin_tables[] = {
   builtins_core_table, builtins_array_table, builtins_math_table, builtins_random_table,
   builtins_io_table, builtins_print_table, builtins_shape_table, builtins_einsum_table,
   builtins_fperr_table, builtins_linalg_table, builtins_indices_table, builtins_search_table,
-  builtins_stats_table, NULL
+  builtins_stats_table, builtins_python_table, NULL
 };

@@ -325,7 +325,7 @@ const Builtin builtins_io_table[] = {
   {NULL, "savetxt", bi_savetxt, "savetxt(fname, X, fmt='%.18e', delimiter=' ', newline='\\n', "
    "header='', footer='', comments='# ', encoding=None)\n\nSave a 1-d or 2-d array to a text "
    "file."},
-  {NULL, "load_idx", bi_load_idx, "load_idx(path)\n\nRead an IDX file (MNIST format), gzipped "
+  {"builtins", "load_idx", bi_load_idx, "load_idx(path)\n\nRead an IDX file (MNIST format), gzipped "
    "or not, as a tensor of its own dtype (tsr extension)."},
   {NULL, NULL, NULL, NULL}
 };

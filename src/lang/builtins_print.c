@@ -425,7 +425,7 @@ const Builtin builtins_print_table[] = {
    "Format a floating-point scalar as a decimal string in scientific notation."},
   {NULL, "get_printoptions", bi_get_printoptions,
    "get_printoptions()\n\nReturn the current print options (a dict)."},
-  {NULL, "whos", bi_whos,
+  {"builtins", "whos", bi_whos,
    "whos()\n\nLists the variables with their type, and for tensors shape, dtype and bytes "
    "(IPython's %whos; a tsr extension)."},
   {NULL, NULL, NULL, NULL}

@@ -71,7 +71,8 @@ static int unbound_local(Interp *I, const char *name) {
 static Value *global_value_slow(Interp *I, Dict *g, Node *n);
 static inline Value *global_value(Interp *I, Dict *g, Node *n) {
   if (n->name_cache.dict == g && n->name_cache.version == g->version &&
-      (!n->name_cache.dict2 || n->name_cache.version2 == I->builtins->version))
+      (!n->name_cache.dict2 ||
+       (n->name_cache.dict2 == I->builtins && n->name_cache.version2 == I->builtins->version)))
     return n->name_cache.value;
   return global_value_slow(I, g, n);
 }
@@ -1215,8 +1216,9 @@ static int get_attr(Interp *I, Value obj, const char *name, Value *out) {
       return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError",
                      "'%s' object has no attribute '%s'", ns, name);
     /* the submodules print as Python names them: numpy.linalg, numpy.random, numpy.fft */
+    bool numpy_sub = strcmp(ns, "numpy") != 0 && !(I->modules && dict_get(I->modules, ns));
     return ctx_err(&I->ctx, TSR_ERR_TYPE, "AttributeError", "module '%s%s' has no attribute '%s'",
-                   strcmp(ns, "numpy") == 0 ? "" : "numpy.", ns, name);
+                   numpy_sub ? "numpy." : "", ns, name);
   }
   case V_TENSOR: {
     int rc = builtins_tensor_attr(I, obj.t, name, out);
@@ -1322,6 +1324,17 @@ static int call_value(Interp *I, Value fn, const Args *a, Value *out) {
 }
 
 int interp_call(Interp *I, Value fn, const Args *a, Value *out) { return call_value(I, fn, a, out); }
+
+static int iter_len(Interp *I, Value v, int64_t *len);
+static int iter_item(Interp *I, Value v, int64_t i, Value *out);
+int interp_binary(Interp *I, int op, Value a, Value b, Value *out) {
+  return binary_op(I, op, a, b, NULL, out);
+}
+int interp_compare(Interp *I, int op, Value a, Value b, Value *out) {
+  return compare_op(I, op, a, b, out);
+}
+int interp_iter_len(Interp *I, Value v, int64_t *len) { return iter_len(I, v, len); }
+int interp_iter_item(Interp *I, Value v, int64_t i, Value *out) { return iter_item(I, v, i, out); }
 
 static int eval_call(Interp *I, Node *n, Value *out) {
   Value fn, small_vals[2 * SMALL_ARGS];
@@ -1676,15 +1689,7 @@ static int exec_import(Interp *I, Node *n) {
   Ctx *c = &I->ctx;
   const char *mod = n->str;
   Value target;
-  if (strcmp(mod, "numpy") == 0) target = value_retain(I->numpy);
-  else if (strncmp(mod, "numpy.", 6) == 0) {
-    Value *m = dict_get(I->builtins, mod + 6);
-    if (!m || m->type != V_NAMESPACE)
-      return ctx_err(c, TSR_ERR_NAME, "ModuleNotFoundError (ImportError)", "No module named '%s'", mod);
-    target = value_retain(*m);
-  } else {
-    return ctx_err(c, TSR_ERR_NAME, "ModuleNotFoundError (ImportError)", "No module named '%s'", mod);
-  }
+  if (interp_import(I, mod, &target) < 0) return -1;
   if (n->kind == N_IMPORT) {
     const char *name = n->a ? n->a->str : mod;
     if (!n->a && strchr(mod, '.')) {   /* import numpy.linalg binds numpy */
@@ -1701,7 +1706,9 @@ static int exec_import(Interp *I, Node *n) {
     return ctx_err(c, TSR_ERR_SYNTAX, "SyntaxError", "import * only allowed at module level");
   }
   if (n->n == 0) {
-    if (ns->members != I->builtins) {   /* from numpy.linalg import * */
+    if (ns->members == I->numpy_dict) {
+      rc = interp_star_import_numpy(I, I->frame->globals);
+    } else {   /* from numpy.linalg import * */
       for (size_t i = 0; i < ns->members->cap && rc == 0; i++)
         if (ns->members->slots[i].key)
           rc = bind(I, ns->members->slots[i].key, value_retain(ns->members->slots[i].value));

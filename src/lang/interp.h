@@ -56,6 +56,19 @@ typedef struct FuncScope {
    too deep for the C stack) and *where set to the offending node when there is one. */
 RT_HIDDEN int resolve_chunk(Ctx *c, Chunk *ch, Node **where);
 
+/* A Python standard module written in C (src/lib/, one file a module): its functions (Builtin
+   rows, ending with a row whose name is NULL; their ns field is ignored), an init that binds
+   its other members (constants such as math.pi) or NULL, and flags.  The list the state
+   imports from is handed to it by the API layer (interp.module_defs), so that src/lang/ does
+   not depend on src/lib/. */
+enum { MODULE_UNSAFE = 1 };   /* touches files or the process: no such module in a sandbox */
+typedef struct ModuleDef {
+  const char *name;
+  const Builtin *functions;
+  int (*init)(Interp *I, Dict *members);
+  unsigned flags;
+} ModuleDef;
+
 /* One activation of a user function (or the module). */
 typedef struct Frame {
   Value *slots;            /* a function call's local variables (scope->nlocals of them,
@@ -70,9 +83,23 @@ struct Interp {
   Ctx ctx;
   tsr_Config cfg;
   Dict *globals;        /* the __main__ namespace */
-  Dict *builtins;       /* builtins, dtypes, constants, namespaces, stdlib functions */
+  /* DESIGN §1's namespace rule.  A global name not bound in the module's globals is looked
+     up in `builtins`, which is star_builtins (Python's builtins, then numpy's names that
+     `from numpy import *` binds) for a program that does not import numpy, py_builtins
+     (Python's builtins only) for one that does.  interp_choose_namespace picks one at the
+     state's first chunk; until then star_builtins is in force. */
+  Dict *builtins;       /* star_builtins or py_builtins (borrowed) */
+  Dict *py_builtins;    /* Python's builtins module (rows of namespace "builtins") */
+  Dict *star_builtins;  /* py_builtins overlaid by numpy's star-exported names */
+  int namespace_rule;   /* 0 not chosen yet, 1 star (no numpy import), 2 plain */
+  Dict *numpy_dict;     /* the numpy module's members: NumPy's functions, dtypes, constants,
+                           submodules (linalg, random ...) and the stdlib's functions */
   Dict *methods;        /* "ndarray" methods: name -> V_BUILTIN */
-  Value numpy;          /* namespace whose members are the builtins (import numpy as np) */
+  Value numpy;          /* the numpy module (import numpy as np); members numpy_dict */
+  const ModuleDef *const *module_defs;   /* Python's modules it can import (NULL-ended) */
+  Dict *modules;        /* the Python modules imported so far: name -> V_NAMESPACE */
+  int argc;             /* sys.argv (tsr_set_argv): arena-free copies owned by the state */
+  char **argv;
   Frame *frame;
   int depth;            /* nesting of eval calls (C stack guard) */
   int call_depth;       /* nesting of user function calls */
@@ -86,6 +113,9 @@ struct Interp {
   char errchunk[256];
   ChunkRef *cur_chunk;  /* chunk of the code being run (borrowed) */
   RandomState random;   /* numpy.random's legacy MT19937 state (builtins_random.c) */
+  RandomState py_random;   /* Python's random module's own MT19937 (src/lib/random.c) */
+  bool py_gauss_valid;     /* random.gauss's second value is kept in py_gauss_next */
+  double py_gauss_next;
   /* The cycle collector (value.c): the ring of tracked containers (gc_head a sentinel), their
      number, how many survived the last collection, and whether a container has been stored
      into a list since (the only way a cycle can form). */
@@ -158,6 +188,20 @@ RT_HIDDEN void interp_free(Interp *I);
 RT_HIDDEN void interp_free_contents(Interp *I);
 /* Is builtin b in the allow-list of TSR_SANDBOX states (src/api/sandbox.c)? */
 RT_HIDDEN bool sandbox_allows(const Builtin *b);
+/* Chooses the namespace rule (DESIGN §1) at the state's first user chunk ch: plain Python
+   builtins if ch imports numpy anywhere (`import numpy...`, `from numpy... import`, at any
+   depth), else numpy's star-exported names over them.  Later chunks keep the choice. */
+RT_HIDDEN void interp_choose_namespace(Interp *I, const Chunk *ch);
+/* Binds into d (a module's globals) every name `from numpy import *` binds: numpy's members
+   except those outside numpy.__all__ (private names, abs, max, min, round).  0 or -1. */
+RT_HIDDEN int interp_star_import_numpy(Interp *I, Dict *d);
+/* The module `name` (a new reference in *out): numpy, a submodule of numpy ("numpy.linalg"),
+   or one of module_defs, made on its first import and kept in I->modules.
+   ModuleNotFoundError "No module named 'x'" for any other name (and for MODULE_UNSAFE
+   modules in a sandboxed state).  0 or -1. */
+RT_HIDDEN int interp_import(Interp *I, const char *name, Value *out);
+/* Frees argv[0..argc) and argv (copies made by tsr_set_argv; either may be NULL). */
+RT_HIDDEN void interp_free_argv(Ctx *c, char **argv, int argc);
 /* Drops the pending error and its location. */
 RT_HIDDEN void interp_clear_error(Interp *I);
 

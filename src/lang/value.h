@@ -146,7 +146,8 @@ typedef struct Args {
    returns -1 (leaving *out untouched). */
 typedef int (*BuiltinFn)(Interp *I, const Args *a, Value *out);
 struct Builtin {
-  const char *ns;        /* NULL = global; "random", "linalg" = members of that namespace;
+  const char *ns;        /* NULL = a member of numpy; "builtins" = Python's builtins module;
+                            "random", "linalg" = members of that submodule of numpy;
                             "ndarray" = a method of tensors (x.sum()) */
   const char *name;
   BuiltinFn fn;
@@ -186,6 +187,16 @@ RT_HIDDEN Ctx *interp_ctx(Interp *I);
 /* Calls any callable value (builtin, method, user function, host function) with args;
    *out gets a new reference.  Returns 0 or -1. */
 RT_HIDDEN int interp_call(Interp *I, Value fn, const Args *a, Value *out);
+/* The operators on any two values, as the evaluator runs them: a OP b for op one of OP_ADD ..
+   OP_BITXOR (interp_binary) or OP_LT .. OP_IS_NOT (interp_compare; a tensor comparison is an
+   array of bools).  *out gets a new reference.  0, or -1 with Python's TypeError. */
+RT_HIDDEN int interp_binary(Interp *I, int op, Value a, Value b, Value *out);
+RT_HIDDEN int interp_compare(Interp *I, int op, Value a, Value b, Value *out);
+/* Iteration over a list, tuple, str, range or tensor (its first axis): the number of items,
+   and item i (new reference).  TypeError "'float' object is not iterable" for the others, and
+   for NumPy scalars; "iteration over a 0-d array".  0 or -1. */
+RT_HIDDEN int interp_iter_len(Interp *I, Value v, int64_t *len);
+RT_HIDDEN int interp_iter_item(Interp *I, Value v, int64_t i, Value *out);
 /* Writes to the state's output (stream 1 = stdout, 2 = stderr) through the write callback. */
 RT_HIDDEN void interp_write(Interp *I, int stream, const char *s, size_t n);
 /* Print options of the interpreter (set_printoptions changes them). */

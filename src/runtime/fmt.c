@@ -81,6 +81,38 @@ static bool digits_fixed(double v, bool f32, int nfrac, Digits *D) {
   return f32 ? strtof(tmp, NULL) == (float)fabs(v) : strtod(tmp, NULL) == fabs(v);
 }
 
+/* digits_sci, or when the nearest nfrac+1 digits do not read back as |v|, the neighbouring
+   decimal of as many digits on the other side of |v| (one unit up or down in its last place),
+   if that one does: the shortest round-trip string need not be the nearest one when the
+   rounding interval is lopsided (a power of two: 2.0**-44 is 5.684341886080802e-14, whose
+   nearest 16 digits ...801e-14 fall outside it).  Returns whether D reads back as |v|. */
+static bool digits_sci_interval(double v, bool f32, int nfrac, Digits *D) {
+  if (digits_sci(v, f32, nfrac, D)) return true;
+  char tmp[DIG_MAX + 32];
+  Digits E = *D;
+  snprintf(tmp, sizeof tmp, "%c.%.*se%d", E.d[0], E.n - 1, E.d + 1, E.exp);
+  bool up = strtod(tmp, NULL) < fabs(v);
+  int i = E.n - 1;
+  if (up) {
+    while (i >= 0 && E.d[i] == '9') E.d[i--] = '0';
+    if (i >= 0) E.d[i]++;
+    else { E.d[0] = '1'; E.exp++; }              /* 9.99 -> 10.0 = 1.00e+1 */
+  } else {
+    while (i >= 0 && E.d[i] == '0') E.d[i--] = '9';
+    if (i < 0) return false;
+    E.d[i]--;
+    if (E.d[0] == '0') {                          /* 1.00 -> 0.99 = 9.9(9)e-1 */
+      memmove(E.d, E.d + 1, (size_t)E.n - 1);
+      E.d[E.n - 1] = '9';
+      E.exp--;
+    }
+  }
+  snprintf(tmp, sizeof tmp, "%c.%.*se%d", E.d[0], E.n - 1, E.d + 1, E.exp);
+  bool ok = f32 ? strtof(tmp, NULL) == (float)fabs(v) : strtod(tmp, NULL) == fabs(v);
+  if (ok) *D = E;
+  return ok;
+}
+
 /* The shortest digits, at most max_digits of them, that read back as |v| (float32 round trip
    when f32); the closest such digits when several exist: the digits of Python's repr and of
    NumPy's unique Dragon4.  max_digits must be a length known to round-trip. */
@@ -90,9 +122,9 @@ static void digits_shortest(double v, bool f32, int max_digits, Digits *D) {
   int lo = 1, hi = max_digits;
   while (lo < hi) {                 /* round-tripping is monotone in the digit count */
     int mid = (lo + hi) / 2;
-    if (digits_sci(v, f32, mid - 1, D)) hi = mid; else lo = mid + 1;
+    if (digits_sci_interval(v, f32, mid - 1, D)) hi = mid; else lo = mid + 1;
   }
-  digits_sci(v, f32, lo - 1, D);
+  digits_sci_interval(v, f32, lo - 1, D);
   while (D->n > 1 && D->d[D->n - 1] == '0') D->n--;
 }
 

@@ -303,7 +303,45 @@ static void test_config(void) {
   tsr_close(S);
 }
 
+/* tsr_set_argv: sys.argv is a copy of the host's strings; a bad argv is refused; the first
+   chunk's numpy import chooses Python's builtins (DESIGN §1). */
+static void test_argv_namespace(void) {
+  Capture cap = {{0}, 0, 0};
+  tsr_Config cfg;
+  tsr_config_init(&cfg);
+  cfg.write = capture_write;
+  cfg.write_ud = &cap;
+  tsr_State *S = tsr_open(&cfg);
+  CHECK(S != NULL);
+  if (!S) return;
+  char arg0[] = "prog.py", arg1[] = "--n=3";
+  const char *argv[] = {arg0, arg1};
+  CHECK(tsr_set_argv(S, 2, argv) == TSR_OK);
+  arg1[0] = 'X';   /* the state keeps its own copy */
+  const char *bad[] = {arg0, NULL};
+  CHECK(tsr_set_argv(S, 2, bad) == TSR_ERR_VALUE);
+  CHECK(tsr_set_argv(S, -1, argv) == TSR_ERR_VALUE);
+  CHECK(tsr_eval(S, "import numpy as np\nimport sys\nprint(sys.argv, round(2.5), "
+                    "sum(range(5), -1))", NULL, NULL) == TSR_OK);
+  CHECK_STR(cap.text, "['prog.py', '--n=3'] 2 9\n");
+  CHECK(tsr_eval(S, "x = zeros(2)", NULL, NULL) == TSR_ERR_NAME);   /* no star import */
+  tsr_close(S);
+
+  cap.len = 0;
+  cap.text[0] = 0;
+  S = tsr_open(&cfg);
+  CHECK(S != NULL);
+  if (!S) return;
+  CHECK(tsr_eval(S, "print(sum(range(5), -1), zeros(2))", NULL, NULL) == TSR_OK);
+  CHECK(tsr_eval(S, "import numpy as np\nprint(np.sum([1, 2]), sum([[1, 2], [3, 4]]))", NULL,
+                 NULL) == TSR_OK);   /* the first chunk chose: the star stays */
+  CHECK(tsr_eval(S, "import sys\nprint(sys.argv)", NULL, NULL) == TSR_OK);
+  CHECK_STR(cap.text, "10 [0. 0.]\n3 10\n['']\n");
+  tsr_close(S);
+}
+
 int main(void) {
+  test_argv_namespace();
   tsr_State *S = tsr_open(NULL);
   CHECK(S != NULL);
   if (!S) return CHECK_DONE("embed");

@@ -122,16 +122,28 @@ static VMFrame *frame_push(Interp *I, VM *vm) {
   return f;
 }
 
+/* value_decref with its "a tracked container lost a reference" note made inline (a function
+   value is released on every call). */
+static inline void vm_decref(Value v) {
+  if (v.type == V_TENSOR) {
+    if (v.t->refcnt > 1) v.t->refcnt--;
+    else tensor_release(v.t);
+  } else if (v_is_obj(v)) {
+    if (--v.o->refcnt == 0) value_obj_free(v.o);
+    else if (v.o->gc_next) ((Interp *)v.o->ctx)->gc_released = true;
+  }
+}
+
 static inline void setreg(Value *r, Value v) {
   Value old = *r;
   *r = v;
-  value_decref(old);
+  vm_decref(old);
 }
 
 static inline void clear_reg(Value *r) {
   Value old = *r;
   *r = v_none();
-  value_decref(old);
+  vm_decref(old);
 }
 
 /* Releases a frame's registers (they are left unbound). */
@@ -139,7 +151,7 @@ static inline void frame_clear(Value *base, int nregs) {
   for (int i = 0; i < nregs; i++) {
     Value old = base[i];
     base[i] = v_undef();
-    value_decref(old);
+    vm_decref(old);
   }
 }
 
@@ -370,7 +382,13 @@ binop_slow: {
   Value out, vb = *RK(rb), vc = *RK(rc);
   SAVE();
   int mode = (kf & INPLACE) ? 2 : (kf & KILL_B) ? 1 : 0;
+  /* an operand that is a variable is held for the operation, as the tree-walker held it:
+     the small-tensor paths write into an operand that nothing else holds */
+  if (!(kf & KILL_B)) value_incref(vb);
+  if (!(kf & KILL_C)) value_incref(vc);
   int r = eval_binary_num(I, K_SUBOP(kf), vb, vc, mode, &out);
+  if (!(kf & KILL_B)) vm_decref(vb);
+  if (!(kf & KILL_C)) vm_decref(vc);
   KILLS(kf & KILL_B, rb, kf & KILL_C, rc);
   if (r < 0) goto error;
   if (out.type == V_TENSOR && NODE()->unfused && tensor_size(out.t) > SMALL_TENSOR_MAX)
@@ -390,8 +408,10 @@ L_UNOP: {
   }
   if (op == OP_NOT && vb.type == V_BOOL) { setreg(base + I_A(i), v_bool(!vb.b)); DISPATCH(); }
   SAVE();
+  if (!(kf & KILL_B)) value_incref(vb);
   int r = eval_unary_num(I, op, vb, &out);
   if (kf & KILL_B) clear_reg(base + I_B(i));
+  else vm_decref(vb);
   if (r < 0) goto error;
   if (out.type == V_TENSOR && NODE()->unfused && tensor_size(out.t) > SMALL_TENSOR_MAX)
     NODE()->unfused = 0;
@@ -440,7 +460,11 @@ L_CMP: {
 cmp_slow: {
     Value out, b = *vb, c = *vc;
     SAVE();
+    if (!(kf & KILL_B)) value_incref(b);
+    if (!(kf & KILL_C)) value_incref(c);
     int r = eval_compare_num(I, op, b, c, &out);
+    if (!(kf & KILL_B)) vm_decref(b);
+    if (!(kf & KILL_C)) vm_decref(c);
     KILLS(kf & KILL_B, rb, kf & KILL_C, rc);
     if (r < 0) goto error;
     if (jump) {

@@ -8,7 +8,7 @@
 ** position an error there reports, chosen as the tree-walker chose it.
 **
 ** Still run by the tree-walker, on the same frame (escapes): `def` (the function object and
-** its defaults), `import`, `del`, `assert`, assignment to unpacking and attribute targets,
+** its defaults), `import`, `del`, `assert`, assignment to attribute targets (`x.flat = v`),
 ** displays of more than 255 items, and fused tensor expressions (FUSED: the tree-walker's fused pass, which is the runtime's
 ** fuse.c).  Everything else runs in the VM.
 */
@@ -485,9 +485,21 @@ static int cstore(Comp *C, Node *target, int v, bool last) {
     C->freereg = save;
     return 0;
   }
-  case N_TUPLE: case N_LIST: case N_ATTR:
+  case N_TUPLE: case N_LIST: {
+    /* all the items first (as CPython's UNPACK_SEQUENCE), then each target in order */
+    int first = C->freereg;
+    for (int j = 0; j < target->n; j++)
+      if (alloc_reg(C, target) < 0) return -1;
+    if (target->n > 0xffff) return syntax_error(C, target, "too many targets");
+    EMIT(C, MK_ABC(OP_VM_UNPACK, last ? KILL_A : 0, v, first, target->n), target);
+    int j = 0;
+    for (Node *e = target->a; e; e = e->next, j++)
+      if (cstore(C, e, first + j, true) < 0) return -1;
+    C->freereg = save;
+    return 0;
+  }
+  case N_ATTR:
     EMIT(C, MK_ABC(OP_VM_ASSIGN, last ? KILL_A : 0, v, 0, 0), target);
-    mark_assigned(C, target);
     return 0;
   default:
     return syntax_error(C, target, "cannot assign to expression");
@@ -502,6 +514,19 @@ static int cassign(Comp *C, Node *s) {
   if (s->a->kind == N_SUBSCRIPT && !s->a->next && eval_is_fusion_root(value))
     if (emit_jump(C, OP_VM_FUSED, 0, s, &fused) < 0) return -1;
   if (fused >= 0) C->code[fused] |= (Instr)KILL_A << 8;   /* k KILL_A: pos is a statement */
+  if (!s->a->next && (s->a->kind == N_TUPLE || s->a->kind == N_LIST) &&
+      (value->kind == N_TUPLE || value->kind == N_LIST) && value->n == s->a->n && fused < 0) {
+    /* a, b = b, a + b: the values into temporaries, then the targets, with no tuple made */
+    int save = C->freereg, first = C->freereg, j = 0;
+    for (Node *e = value->a; e; e = e->next) {
+      int r = alloc_reg(C, e);
+      if (r < 0 || cexpr(C, e, r) < 0) return -1;
+    }
+    for (Node *t = s->a->a; t; t = t->next, j++)
+      if (cstore(C, t, first + j, true) < 0) return -1;
+    C->freereg = save;
+    return 0;
+  }
   if (!s->a->next && is_local(C, s->a)) {
     if (cexpr_to_local(C, value, s->a->slot - 1) < 0) return -1;
     mark_assigned(C, s->a);

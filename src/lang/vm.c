@@ -673,6 +673,34 @@ L_MKSLICE: {
   setreg(base + I_A(i), r);
   DISPATCH();
 }
+L_UNPACK: {
+  Value *src = base + I_A(i);
+  unsigned first = I_B(i), n = I_C(i);
+  int64_t len;
+  SAVE();
+  if (box(I, src) < 0) goto error;
+  Value seq = *src;
+  if (seq.type == V_TUPLE || seq.type == V_LIST) {
+    len = as_list(seq)->n;
+  } else if (eval_iter_len(I, seq, &len) < 0) {
+    ctx_clear(&I->ctx);
+    ERR_TYPE(&I->ctx, "cannot unpack non-iterable %s object", value_type_name(seq));
+    goto error;
+  }
+  if (len != (int64_t)n) {
+    if (len > (int64_t)n) ERR_VALUE(&I->ctx, "too many values to unpack (expected %u)", n);
+    else ERR_VALUE(&I->ctx, "not enough values to unpack (expected %u, got %lld)", n, (long long)len);
+    goto error;
+  }
+  for (unsigned j = 0; j < n; j++) {
+    Value item;
+    if (seq.type == V_TUPLE || seq.type == V_LIST) item = value_retain(as_list(seq)->items[j]);
+    else if (eval_iter_item(I, seq, j, &item) < 0) goto error;
+    setreg(base + first + j, item);
+  }
+  if (I_K(i) & KILL_A) clear_reg(src);
+  DISPATCH();
+}
 L_FORPREP: {
   Value *r = base + I_A(i);
   if (r->type == V_RANGE) {

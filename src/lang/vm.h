@@ -47,8 +47,8 @@
 ** when a big tensor comes out of its slow path.
 **
 ** Escapes.  What the compiler does not translate yet runs in the tree-walker on the same
-** frame: EXEC node (a statement: def, import, del, assert), ASSIGN A node (a target with
-** unpacking or an attribute), EVAL A node (a display too long for consecutive registers).  They are listed in compile.c's header; the end state is
+** frame: EXEC node (a statement: def, import, del, assert), ASSIGN A node (an attribute
+** target), EVAL A node (a display too long for consecutive registers).  They are listed in compile.c's header; the end state is
 ** none.  A node kind the compiler does not know is a SyntaxError "... not supported yet" at
 ** compile time, before the chunk runs.
 **
@@ -112,6 +112,7 @@ typedef uint64_t Instr;
   X(MKTUPLE,   "A B C: R[A] = (R[B], ..., R[B+C-1])")                                        \
   X(MKLIST,    "A B C: R[A] = [R[B], ..., R[B+C-1]]")                                        \
   X(MKSLICE,   "A B: R[A] = slice(R[B], R[B+1], R[B+2])")                                    \
+  X(UNPACK,    "A B C: R[B..B+C) = the C items of R[A] (Python's unpacking errors at pos)")  \
   X(FORPREP,   "A sBx: start iterating R[A] (uses R[A..A+3]); pc += sBx (to FORNEXT)")      \
   X(FORNEXT,   "A sBx: next item into R[A+3] and pc += sBx, or clear R[A..A+3]")              \
   X(RETURN,    "A: return R[A] (k: 0 returns None)")                                         \

@@ -514,6 +514,8 @@ static int cassign(Comp *C, Node *s) {
   if (s->a->kind == N_SUBSCRIPT && !s->a->next && eval_is_fusion_root(value))
     if (emit_jump(C, OP_VM_FUSED, 0, s, &fused) < 0) return -1;
   if (fused >= 0) C->code[fused] |= (Instr)KILL_A << 8;   /* k KILL_A: pos is a statement */
+  bool in_fused = C->in_fused;
+  if (fused >= 0) C->in_fused = true;   /* the value's own FUSED check would be the same */
   if (!s->a->next && (s->a->kind == N_TUPLE || s->a->kind == N_LIST) &&
       (value->kind == N_TUPLE || value->kind == N_LIST) && value->n == s->a->n && fused < 0) {
     /* a, b = b, a + b: the values into temporaries, then the targets, with no tuple made */
@@ -538,6 +540,7 @@ static int cassign(Comp *C, Node *s) {
       if (cstore(C, target, t, !target->next) < 0) return -1;
     C->freereg = save;
   }
+  C->in_fused = in_fused;
   patch_chain(C, fused, C->ncode);
   return 0;
 }
@@ -880,6 +883,9 @@ int compile_chunk(Interp *I, Chunk *ch, bool interactive, bool want_result, Prot
   }
   if (emit(&C, MK_ABC(OP_VM_RETURN, 0, 0, 0, 0), ch->root) < 0) goto done;
   *out = comp_finish(&C, "<module>", NULL, 0);
+#ifdef VM_DISASSEMBLE
+  if (*out) { void vm_disassemble(const Proto *p); vm_disassemble(*out); }
+#endif
   rc = *out ? 0 : -1;
 done:
   comp_free(&C);

@@ -380,6 +380,19 @@ L_BINOP:
 binop_slow: {
   unsigned kf = I_K(i), rb = I_B(i), rc = I_C(i);
   Value out, vb = *RK(rb), vc = *RK(rc);
+  if ((vb.type == V_SCALAR || vc.type == V_SCALAR) && !(kf & INPLACE)) {
+    /* float64 NumPy scalars met with floats: scalar.h's inline loop */
+    static const int8_t f64_ufunc[] = {
+      [OP_ADD] = UF_ADD + 1, [OP_SUB] = UF_SUBTRACT + 1, [OP_MUL] = UF_MULTIPLY + 1,
+      [OP_DIV] = UF_TRUE_DIVIDE + 1};
+    unsigned op = K_SUBOP(kf);
+    if (op < sizeof f64_ufunc && f64_ufunc[op] &&
+        scalar_f64_binary((BinaryUfunc)(f64_ufunc[op] - 1), vb, vc, &out)) {
+      if ((int)I_A(i) < p->nlocals && scalar_box(I, &out) < 0) { SAVE(); goto error; }
+      setreg(base + I_A(i), out);
+      DISPATCH();
+    }
+  }
   SAVE();
   int mode = (kf & INPLACE) ? 2 : (kf & KILL_B) ? 1 : 0;
   /* an operand that is a variable is held for the operation, as the tree-walker held it:
@@ -725,7 +738,7 @@ L_FORNEXT: {
   if (r->type == V_RANGE) {
     if (r[2].i <= 0) { pc++; DISPATCH(); }
     int64_t cur = r[1].i;
-    r[1].i = cur + ((Range *)r->o)->step;
+    r[1].i = (int64_t)((uint64_t)cur + (uint64_t)((Range *)r->o)->step);   /* may pass the end */
     r[2].i--;
     setreg(target, v_int(cur));
   } else {

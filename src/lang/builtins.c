@@ -27,6 +27,8 @@ RT_HIDDEN extern const Builtin builtins_indices_table[];
 RT_HIDDEN extern const Builtin builtins_search_table[];
 RT_HIDDEN extern const Builtin builtins_stats_table[];
 RT_HIDDEN extern const Builtin builtins_python_table[];
+RT_HIDDEN extern const Builtin builtins_format_table[];
+RT_HIDDEN extern const Builtin builtins_str_table[];
 
 /* --------------------------------------------------------------------------------------------
 ** Small helpers
@@ -539,5 +541,6 @@ const Builtin *const builtin_tables[] = {
   builtins_core_table, builtins_array_table, builtins_math_table, builtins_random_table,
   builtins_io_table, builtins_print_table, builtins_shape_table, builtins_einsum_table,
   builtins_fperr_table, builtins_linalg_table, builtins_indices_table, builtins_search_table,
-  builtins_stats_table, builtins_python_table, NULL
+  builtins_stats_table, builtins_python_table, builtins_format_table, builtins_str_table,
+  NULL
 };

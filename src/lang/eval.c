@@ -442,6 +442,7 @@ static int unsupported(Interp *I, int op, Value a, Value b) {
 
 /* Binary operator dispatch; inplace is the target tensor of an augmented assignment. */
 static int binary_op(Interp *I, int op, Value a, Value b, Tensor *inplace, Value *out) {
+  if (op == OP_MOD && a.type == V_STR) return format_percent(I, a, b, out);
   if (is_pyscalar(a) && is_pyscalar(b) && op != OP_MATMUL) {
     int rc = scalar_binop(I, op, a, b, out);
     if (rc != -2) return rc;
@@ -476,9 +477,6 @@ static int binary_op(Interp *I, int op, Value a, Value b, Tensor *inplace, Value
     if (sa || sb)
       return ERR_TYPE(&I->ctx, "can't multiply sequence by non-int of type '%s'",
                       value_type_name(sa ? b : a));
-  }
-  if (op == OP_MOD && a.type == V_STR) {
-    return ERR_TYPE(&I->ctx, "string formatting with %% is not supported yet");
   }
   /* lists of numbers meet numbers: NumPy only when one side is a tensor (handled above) */
   return unsupported(I, op, a, b);
@@ -1023,17 +1021,13 @@ static int subscript_get(Interp *I, Value obj, Value idx, Value *out) {
   switch (obj.type) {
   case V_TENSOR: return tensor_index(I, obj.t, idx, NULL, out);
   case V_LIST: case V_TUPLE: case V_STR: {
-    int64_t len = obj.type == V_STR ? (int64_t)as_str(obj)->len : as_list(obj)->n;
+    int64_t len = obj.type == V_STR ? (int64_t)as_str(obj)->ncp : as_list(obj)->n;
     if (idx.type == V_SLICE) {
       int64_t start, stop, step;
       if (slice_indices(I, (Slice *)idx.o, len, &start, &stop, &step) < 0) return -1;
       Value r;
       if (obj.type == V_STR) {
-        Buf b; buf_init(&b, &I->ctx);
-        for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) buf_putc(&b, as_str(obj)->s[i]);
-        r = value_str(I, b.p ? b.p : "", b.n);
-        buf_free(&b);
-        if (r.type == V_UNDEF) return -1;
+        if (str_slice(I, obj, start, stop, step, &r)) return -1;
       } else {
         r = obj.type == V_LIST ? value_list(I, 0) : value_tuple(I, 0);
         if (r.type == V_UNDEF) return -1;
@@ -1045,10 +1039,7 @@ static int subscript_get(Interp *I, Value obj, Value idx, Value *out) {
     }
     int64_t i;
     if (norm_seq_index(I, obj, idx, len, &i) < 0) return -1;
-    if (obj.type == V_STR) {
-      *out = value_str(I, as_str(obj)->s + i, 1);
-      return out->type == V_UNDEF ? -1 : 0;
-    }
+    if (obj.type == V_STR) return str_item(I, obj, i, out);
     *out = value_retain(as_list(obj)->items[i]);
     return 0;
   }
@@ -1232,6 +1223,11 @@ static int get_attr(Interp *I, Value obj, const char *name, Value *out) {
   case V_LIST:
     if (strcmp(name, "append") == 0) return make_method(I, &list_append_builtin, obj, out);
     break;
+  case V_STR: {
+    Value *m = dict_get(I->str_methods, name);
+    if (m) return make_method(I, m->bi, obj, out);
+    break;
+  }
   case V_BUILTIN: {
     bool is_ufunc;
     const Builtin *m = builtins_ufunc_method(obj.bi, name, &is_ufunc);
@@ -1334,6 +1330,12 @@ int interp_compare(Interp *I, int op, Value a, Value b, Value *out) {
   return compare_op(I, op, a, b, out);
 }
 int interp_iter_len(Interp *I, Value v, int64_t *len) { return iter_len(I, v, len); }
+int interp_getattr(Interp *I, Value obj, const char *name, Value *out) {
+  return get_attr(I, obj, name, out);
+}
+int interp_getitem(Interp *I, Value obj, Value key, Value *out) {
+  return subscript_get(I, obj, key, out);
+}
 int interp_iter_item(Interp *I, Value v, int64_t i, Value *out) { return iter_item(I, v, i, out); }
 
 static int eval_call(Interp *I, Node *n, Value *out) {
@@ -1526,7 +1528,7 @@ static int eval(Interp *I, Node *n, Value *out) {
 static int iter_len(Interp *I, Value v, int64_t *len) {
   switch (v.type) {
   case V_LIST: case V_TUPLE: *len = as_list(v)->n; return 0;
-  case V_STR: *len = (int64_t)as_str(v)->len; return 0;
+  case V_STR: *len = (int64_t)as_str(v)->ncp; return 0;
   case V_TENSOR:
     if (v.t->ndim == 0 && !v.t->ndarray)
       return ERR_TYPE(&I->ctx, "'%s' object is not iterable", value_type_name(v));
@@ -1548,7 +1550,7 @@ static int iter_item(Interp *I, Value v, int64_t i, Value *out) {
   switch (v.type) {
   case V_RANGE: { Range *r = (Range *)v.o; *out = v_int(r->start + i * r->step); return 0; }
   case V_LIST: case V_TUPLE: *out = value_retain(as_list(v)->items[i]); return 0;
-  case V_STR: *out = value_str(I, as_str(v)->s + i, 1); return out->type == V_UNDEF ? -1 : 0;
+  case V_STR: return str_item(I, v, i, out);
   case V_TENSOR: {
     IndexItem it;
     memset(&it, 0, sizeof it);

@@ -44,6 +44,7 @@ static int register_builtins(Interp *I) {
       if (!b->ns) d = I->numpy_dict;
       else if (strcmp(b->ns, "builtins") == 0) d = I->py_builtins;
       else if (strcmp(b->ns, "ndarray") == 0) d = I->methods;
+      else if (strcmp(b->ns, "str") == 0) d = I->str_methods;
       else d = namespace_dict(I, b->ns);
       if (!d || dict_set(d, b->name, v) < 0) return -1;
     }
@@ -237,7 +238,7 @@ Interp *interp_new(const tsr_Config *cfg) {
   I->error.chunk = "";
   if (!(I->globals = dict_new(&I->ctx)) || !(I->numpy_dict = dict_new(&I->ctx)) ||
       !(I->py_builtins = dict_new(&I->ctx)) || !(I->star_builtins = dict_new(&I->ctx)) ||
-      !(I->methods = dict_new(&I->ctx)))
+      !(I->methods = dict_new(&I->ctx)) || !(I->str_methods = dict_new(&I->ctx)))
     goto fail;
   I->builtins = I->py_builtins;
   if (register_builtins(I) < 0 || register_constants(I) < 0) goto fail;
@@ -280,6 +281,7 @@ void interp_free_contents(Interp *I) {
   if (I->py_builtins) dict_free(I->py_builtins);
   if (I->numpy_dict) dict_free(I->numpy_dict);
   if (I->methods) dict_free(I->methods);
+  if (I->str_methods) dict_free(I->str_methods);
   if (I->modules) dict_free(I->modules);
   interp_free_argv(&I->ctx, I->argv, I->argc);
   I->argv = NULL;
@@ -287,7 +289,7 @@ void interp_free_contents(Interp *I) {
   value_gc_free_all(I);   /* whatever is left is cycles */
   buf_free(&I->errbuf);
   I->globals = I->builtins = I->star_builtins = I->py_builtins = I->numpy_dict = I->methods = NULL;
-  I->modules = NULL;
+  I->modules = I->str_methods = NULL;
   I->retval = I->numpy = v_none();
   ctx_close_speedups(&I->ctx);   /* stops the pool, returns the cached buffers */
   einsum_cache_free(&I->ctx);

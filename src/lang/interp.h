@@ -95,6 +95,7 @@ struct Interp {
   Dict *numpy_dict;     /* the numpy module's members: NumPy's functions, dtypes, constants,
                            submodules (linalg, random ...) and the stdlib's functions */
   Dict *methods;        /* "ndarray" methods: name -> V_BUILTIN */
+  Dict *str_methods;    /* "str" methods (str.c): name -> V_BUILTIN */
   Value numpy;          /* the numpy module (import numpy as np); members numpy_dict */
   const ModuleDef *const *module_defs;   /* Python's modules it can import (NULL-ended) */
   Dict *modules;        /* the Python modules imported so far: name -> V_NAMESPACE */

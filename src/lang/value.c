@@ -218,7 +218,20 @@ static Value obj_value(VType type, void *o) {
 
 Value value_str(Interp *I, const char *s, size_t len) {
   Str *o = obj_new(I, V_STR, sizeof(Str) + len + 1);
-  if (o) { o->len = len; memcpy(o->s, s, len); o->s[len] = 0; }
+  if (o) {
+    o->len = len;
+    memcpy(o->s, s, len);
+    o->s[len] = 0;
+    size_t ncp = 0;
+    bool ascii = true;
+    for (size_t i = 0; i < len; i++) {
+      unsigned char ch = (unsigned char)s[i];
+      ascii &= ch < 0x80;
+      ncp += (ch & 0xc0) != 0x80;
+    }
+    o->ncp = ncp;
+    o->ascii = ascii;
+  }
   return obj_value(V_STR, o);
 }
 

@@ -43,7 +43,9 @@ typedef struct Value {
   };
 } Value;
 
-typedef struct Str   { Obj h; size_t len; char s[]; } Str;           /* NUL-terminated */
+/* A str: len bytes of UTF-8, NUL-terminated; ncp code points (Python's len), ascii when
+   every byte is (then code point i is byte i). */
+typedef struct Str   { Obj h; size_t len, ncp; bool ascii; char s[]; } Str;
 typedef struct List  { Obj h; int64_t n, cap; Value *items; } List;   /* list and tuple */
 typedef struct Slice { Obj h; Value start, stop, step; } Slice;       /* V_NONE when omitted */
 typedef struct Range { Obj h; int64_t start, stop, step; } Range;
@@ -192,10 +194,23 @@ RT_HIDDEN int interp_call(Interp *I, Value fn, const Args *a, Value *out);
    array of bools).  *out gets a new reference.  0, or -1 with Python's TypeError. */
 RT_HIDDEN int interp_binary(Interp *I, int op, Value a, Value b, Value *out);
 RT_HIDDEN int interp_compare(Interp *I, int op, Value a, Value b, Value *out);
+/* Python's string formatting (format.c).  format_object appends format(v, spec[0..len)) to b (PyObject_Format)
+   (the format-spec mini-language; NumPy scalars as the Python number they convert to; an
+   empty spec is str(v)).  format_percent makes fmt % args (printf-style; args a tuple or one
+   value) as a new str in *out.  0, or -1 with CPython's ValueError/TypeError. */
+RT_HIDDEN int format_object(Interp *I, Buf *b, Value v, const char *spec, size_t len);
+RT_HIDDEN int format_percent(Interp *I, Value fmt, Value args, Value *out);
 /* Iteration over a list, tuple, str, range or tensor (its first axis): the number of items,
    and item i (new reference).  TypeError "'float' object is not iterable" for the others, and
    for NumPy scalars; "iteration over a 0-d array".  0 or -1. */
 RT_HIDDEN int interp_iter_len(Interp *I, Value v, int64_t *len);
+/* obj.name and obj[key] as the evaluator runs them (new reference in *out).  0 or -1. */
+RT_HIDDEN int interp_getattr(Interp *I, Value obj, const char *name, Value *out);
+RT_HIDDEN int interp_getitem(Interp *I, Value obj, Value key, Value *out);
+/* Code point i (0 <= i < ncp) of str v, and the slice start:stop:step (already clamped, as
+   slice_indices gives them), as new strs (str.c).  0 or -1. */
+RT_HIDDEN int str_item(Interp *I, Value v, int64_t i, Value *out);
+RT_HIDDEN int str_slice(Interp *I, Value v, int64_t start, int64_t stop, int64_t step, Value *out);
 RT_HIDDEN int interp_iter_item(Interp *I, Value v, int64_t i, Value *out);
 /* Writes to the state's output (stream 1 = stdout, 2 = stderr) through the write callback. */
 RT_HIDDEN void interp_write(Interp *I, int stream, const char *s, size_t n);

@@ -9,8 +9,8 @@
 **
 ** Still run by the tree-walker, on the same frame (escapes): `def` (the function object and
 ** its defaults), `import`, `del`, `assert`, assignment to attribute targets (`x.flat = v`),
-** displays of more than 255 items, and fused tensor expressions (FUSED: the tree-walker's fused pass, which is the runtime's
-** fuse.c).  Everything else runs in the VM.
+** displays of more than 255 items, and fused tensor expressions (FUSED: the tree-walker's
+** fused pass over runtime/fuse.c).  Everything else runs in the VM.
 */
 #include "vm.h"
 

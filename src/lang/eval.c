@@ -4,6 +4,10 @@
 **
 ** Every eval_* function returns 0 with a new reference in *out, or -1 with the error in the
 ** Ctx.  The innermost failing node records its position (set_pos).
+**
+** Programs run on the virtual machine (vm.c, compile.c): it calls this file's operators on
+** values (the eval_* functions at the end) and hands it what it does not compile yet (vm.h's
+** escapes), on the same frame.  Top-level chunks enter through eval_chunk.
 */
 #include "interp.h"
 #include "scalar.h"
@@ -15,7 +19,6 @@
 
 /* Nesting of eval calls; the real bound is the C stack guard (ctx_stack_exhausted). */
 #define MAX_EVAL_DEPTH 1000000
-#define MAX_CALL_DEPTH 1000
 
 enum { EXEC_NORMAL = 0, EXEC_BREAK = 1, EXEC_CONTINUE = 2, EXEC_RETURN = 3 };
 

@@ -146,12 +146,15 @@ static inline void clear_reg(Value *r) {
   vm_decref(old);
 }
 
-/* Releases a frame's registers (they are left unbound). */
+/* Releases what a frame's registers hold.  Registers with no reference keep their value: a
+   frame that reuses them unbinds its locals and writes its temporaries before reading them. */
 static inline void frame_clear(Value *base, int nregs) {
   for (int i = 0; i < nregs; i++) {
     Value old = base[i];
-    base[i] = v_undef();
-    vm_decref(old);
+    if (old.type == V_TENSOR || v_is_obj(old)) {
+      base[i] = v_undef();
+      vm_decref(old);
+    }
   }
 }
 

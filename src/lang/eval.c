@@ -1912,7 +1912,9 @@ int eval_assign_target(Interp *I, Node *target, Value v) {
    of the VM: its buffer may be reused), 2 augmented assignment (in place on a tensor). */
 int eval_binary_num(Interp *I, int op, Value a, Value b, int mode, Value *out) {
   if (mode == 2) {
-    Tensor *inplace = a.type == V_TENSOR ? a.t : NULL;
+    /* an array (0-d included) updates in place (ndarray.__iadd__); a NumPy scalar has no
+       in-place operators, so x += y is x = x + y */
+    Tensor *inplace = a.type == V_TENSOR && (a.t->ndim > 0 || a.t->ndarray) ? a.t : NULL;
     if (inplace && (inplace->readonly || inplace->storage->readonly))   /* NumPy's ufunc text */
       return ERR_VALUE(&I->ctx, "output array is read-only");
     return binary_op_num(I, op, a, b, inplace, out);

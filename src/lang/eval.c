@@ -578,6 +578,25 @@ static bool identical(Value a, Value b) {
   }
 }
 
+static int compare_op(Interp *I, int op, Value a, Value b, Value *out);
+/* <, <=, >, >= of two lists or two tuples, lexicographically as Python: the first items that
+   are not == decide with op; when one sequence is a prefix of the other, the lengths do. */
+static int seq_compare(Interp *I, int op, Value a, Value b, Value *out) {
+  List *x = as_list(a), *y = as_list(b);
+  int64_t i = 0;
+  for (; i < x->n && i < y->n; i++) {
+    Value e;
+    if (compare_op(I, OP_EQ, x->items[i], y->items[i], &e) < 0) return -1;
+    int t = value_truth(I, e);
+    value_decref(e);
+    if (t < 0) return -1;
+    if (!t) return compare_op(I, op, x->items[i], y->items[i], out);
+  }
+  int64_t m = x->n, n = y->n;
+  *out = v_bool(op == OP_LT ? m < n : op == OP_LE ? m <= n : op == OP_GT ? m > n : m >= n);
+  return 0;
+}
+
 static int compare_op(Interp *I, int op, Value a, Value b, Value *out) {
   bool r = false;
   switch (op) {
@@ -609,6 +628,8 @@ static int compare_op(Interp *I, int op, Value a, Value b, Value *out) {
     *out = v_bool(r);
     return 0;
   }
+  if ((a.type == V_LIST || a.type == V_TUPLE) && a.type == b.type)
+    return seq_compare(I, op, a, b, out);
   return ERR_TYPE(&I->ctx, "'%s' not supported between instances of '%s' and '%s'",
                   ast_op_symbol(op), value_type_name(a), value_type_name(b));
 }
@@ -1332,6 +1353,7 @@ int interp_binary(Interp *I, int op, Value a, Value b, Value *out) {
 int interp_compare(Interp *I, int op, Value a, Value b, Value *out) {
   return compare_op(I, op, a, b, out);
 }
+int interp_unary(Interp *I, int op, Value a, Value *out) { return unary_op(I, op, a, out); }
 int interp_iter_len(Interp *I, Value v, int64_t *len) { return iter_len(I, v, len); }
 int interp_getattr(Interp *I, Value obj, const char *name, Value *out) {
   return get_attr(I, obj, name, out);

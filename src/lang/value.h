@@ -194,6 +194,8 @@ RT_HIDDEN int interp_call(Interp *I, Value fn, const Args *a, Value *out);
    array of bools).  *out gets a new reference.  0, or -1 with Python's TypeError. */
 RT_HIDDEN int interp_binary(Interp *I, int op, Value a, Value b, Value *out);
 RT_HIDDEN int interp_compare(Interp *I, int op, Value a, Value b, Value *out);
+/* -a, +a, ~a, not a (op OP_NEG, OP_POS, OP_INVERT, OP_NOT). */
+RT_HIDDEN int interp_unary(Interp *I, int op, Value a, Value *out);
 /* Python's string formatting (format.c).  format_object appends format(v, spec[0..len)) to b (PyObject_Format)
    (the format-spec mini-language; NumPy scalars as the Python number they convert to; an
    empty spec is str(v)).  format_percent makes fmt % args (printf-style; args a tuple or one

@@ -9,7 +9,8 @@
 
 #include "../lang/interp.h"
 
-RT_HIDDEN extern const ModuleDef lib_math, lib_time, lib_sys, lib_random;
+RT_HIDDEN extern const ModuleDef lib_bisect, lib_copy, lib_heapq, lib_math, lib_operator,
+  lib_random, lib_string, lib_sys, lib_time;
 /* Every module above, NULL-ended. */
 RT_HIDDEN extern const ModuleDef *const lib_modules[];
 

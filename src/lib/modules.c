@@ -3,4 +3,7 @@
 */
 #include "lib.h"
 
-const ModuleDef *const lib_modules[] = {&lib_math, &lib_random, &lib_sys, &lib_time, NULL};
+const ModuleDef *const lib_modules[] = {
+  &lib_bisect, &lib_copy, &lib_heapq, &lib_math, &lib_operator, &lib_random, &lib_string,
+  &lib_sys, &lib_time, NULL
+};

@@ -22,7 +22,7 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit_%)
 EMBED_SRC := $(wildcard tests/embed/*.c)
 EMBED_BIN := $(EMBED_SRC:tests/embed/%.c=$(BUILD)/tests/embed_%)
 
-.PHONY: FORCE all test test-asan test-allocfail fuzz fuzz-build run bench clean
+.PHONY: FORCE all test test-asan test-allocfail fuzz fuzz-build fuzz-diff run bench clean
 all: $(BUILD)/libtsr.a $(BUILD)/libtsr.so $(BUILD)/tsr
 FORCE:
 
@@ -189,6 +189,13 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libtsr.a src/tsr.h
 	$(FUZZ_CC) -Isrc -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $< build-fuzz/libtsr.a $(LIBS)
 fuzz: fuzz-build
 	sh tests/fuzz/run $(FUZZ_TIME) $(FUZZ_BIN)
+
+# The differential fuzzer (tests/fuzzdiff): N random programs under tsr and under NumPy, from
+# SEED (default: a fresh one, printed); differences are minimised into $(BUILD)/fuzzdiff/.
+N ?= 2000
+fuzz-diff: all
+	/usr/bin/python3 tests/fuzzdiff/fuzzdiff.py --tsr $(BUILD)/tsr --n $(N) $(if $(SEED),--seed $(SEED)) \
+	  --out $(BUILD)/fuzzdiff
 
 # The same suite built with AddressSanitizer + UndefinedBehaviorSanitizer.
 test-asan:

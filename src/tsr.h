@@ -44,7 +44,9 @@ enum { TSR_SANDBOX = 1 };                  /* tsr_Config.flags */
 typedef struct tsr_Config {
   void *(*alloc)(void *ud, void *ptr, size_t old_size, size_t new_size); void *alloc_ud;
   size_t   max_memory;   /* bytes tsr may hold at once, borrowed buffers excluded; 0 = no cap */
-  uint64_t max_steps;    /* evaluation budget per tsr_eval (AST nodes + kernel chunks); 0 = none */
+  uint64_t max_steps;    /* evaluation budget per tsr_eval: a step per statement, loop iteration
+                            and call, and steps in proportion to the work of every operation
+                            (docs/robustness.md has the rates); 0 = none */
   unsigned flags;        /* TSR_SANDBOX: no builtin touches files */
   void (*write)(void *ud, int stream /* 1 out, 2 err */, const char *s, size_t n); void *write_ud;
 } tsr_Config;
@@ -54,7 +56,10 @@ typedef struct tsr_Config {
 TSR_API void tsr_config_init(tsr_Config *cfg);
 
 /* Creates an interpreter.  cfg NULL means the defaults; cfg is copied.  Returns NULL only when
-   memory for the state itself cannot be had.  Release with tsr_close. */
+   memory for the state itself (its namespace and the library functions written in tsr,
+   within cfg->max_memory) cannot be had.  cfg->max_steps does not apply to setting up the
+   state: the budget is per tsr_eval, so any budget, even 1, gives a state.  Release with
+   tsr_close. */
 TSR_API tsr_State *tsr_open(const tsr_Config *cfg);
 
 /* Frees the state and everything it owns.  Tensors (and DLPack exports) the host still holds
@@ -108,7 +113,11 @@ TSR_API const char *tsr_error_message(const tsr_State *S);
    when its last reference goes (release may be NULL); with TSR_COPY, release is called before
    tsr_tensor_wrap returns.  TSR_READONLY forbids writes.  Returns a new reference, or NULL on
    error (see tsr_last_error); after a failure release is not called and the buffer is still
-   entirely the caller's. */
+   entirely the caller's.  Every argument is validated before use (TSR_ERR_VALUE naming it):
+   an unknown dtype, ndim outside 0..32, a NULL shape with ndim > 0, negative dims, a shape
+   whose bytes pass 2**63 - 1, NULL data with nbytes > 0 or elements, data not aligned to the
+   itemsize, a buffer that wraps around the address space, strides that are not multiples of
+   the itemsize or whose extent overflows or leaves nbytes. */
 TSR_API tsr_Tensor *tsr_tensor_wrap(tsr_State *S, tsr_DType dtype, int ndim, const int64_t *shape,
                                     const int64_t *strides, void *data, size_t nbytes,
                                     unsigned flags, void (*release)(void *ud, void *data),
@@ -183,7 +192,9 @@ TSR_API tsr_Status  tsr_raise(tsr_Call *call, tsr_Status kind, const char *fmt, 
 TSR_API size_t tsr_memory_used(const tsr_State *S, size_t *peak);
 
 /* Asks the running tsr_eval of S to stop with TSR_ERR_INTERRUPT.  Safe from any thread or a
-   signal handler. */
+   signal handler.  Operations poll the request at least every few milliseconds of work; one
+   that arrives after the last poll of an evaluation still makes it return TSR_ERR_INTERRUPT.
+   A request made while no evaluation runs is forgotten when the next one starts. */
 TSR_API void tsr_interrupt(tsr_State *S);
 
 /* Tab completion: calls emit once for each name that completes the word ending at cursor in

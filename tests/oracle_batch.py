@@ -71,11 +71,12 @@ def expectation(source):
 
 def raised_kind(error, kind):
     """True if error is the kind named: a built-in exception class (subclasses included, so an
-    IndentationError is a SyntaxError), else an exception of that exact class name."""
+    IndentationError is a SyntaxError), else an exception of that exact class name (or
+    qualified name: NumPy's _UFuncOutputCastingError calls itself UFuncTypeError)."""
     base = getattr(builtins, kind, None)
     if isinstance(base, type) and issubclass(base, BaseException):
         return isinstance(error, base)
-    return type(error).__name__ == kind
+    return kind in (type(error).__name__, type(error).__qualname__)
 
 
 def run_one(oracle, path, want_stderr=False):

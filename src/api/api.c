@@ -27,6 +27,7 @@ void tsr_config_init(tsr_Config *cfg) { memset(cfg, 0, sizeof *cfg); }
 
 static Interp *ctx_interp(Ctx *c) { return (Interp *)((char *)c - offsetof(Interp, ctx)); }
 static void fp_report(Ctx *c, FpMode how, const char *message);
+static void show_warning(Ctx *c, const char *category, const char *message);
 static void fp_registry_free(Interp *I);
 
 /* Is an evaluation of I running (so this API call comes from a host function)? */
@@ -44,6 +45,7 @@ tsr_State *tsr_open(const tsr_Config *cfg) {
   b->p[0] = 0;
   ctx_clear(&I->ctx);
   I->ctx.fperr.report = fp_report;
+  I->ctx.fperr.warn = show_warning;
   I->ctx.mem_used += sizeof(Interp);   /* the state itself is in the account too */
   return (tsr_State *)I;
 }
@@ -88,6 +90,8 @@ static void source_line(const char *src, size_t len, int line, const char **star
 ** module, __main__, so the file name is not in the key).  FILE:LINE is where the frame that
 ** called the ufunc is (its chunk and the line of the node it last evaluated); the source line
 ** is left out for chunks named like "<stdin>" or "<string>", as Python's linecache does.
+** Other warnings (the DeprecationWarning of an == that cannot broadcast) are shown the same
+** way under their own category (show_warning, the fperr.warn hook).
 */
 typedef struct WarnKey { uint64_t hash; int line; } WarnKey;
 typedef struct WarnRegistry { size_t n, cap; WarnKey *keys; } WarnRegistry;
@@ -141,20 +145,15 @@ static bool py_space(char ch) {
          (ch >= 0x1c && ch <= 0x1f);
 }
 
-static void fp_report(Ctx *c, FpMode how, const char *message) {
+static void show_warning(Ctx *c, const char *category, const char *message) {
   Interp *I = ctx_interp(c);
   char head[1024];
   int k;
-  if (how == FPMODE_PRINT) {   /* NumPy's 'print' mode writes to stderr */
-    k = snprintf(head, sizeof head, "Warning: %s\n", message);
-    if (k > 0) interp_write(I, 2, head, (size_t)k < sizeof head ? (size_t)k : sizeof head - 1);
-    return;
-  }
   const Chunk *ch = I->cur_chunk ? I->cur_chunk->chunk : NULL;
   int line = ch && I->frame ? I->frame->line : 1;
   const char *file = ch && ch->name ? ch->name : "sys";   /* Python's name with no frame */
   if (warn_seen(I, message, line)) return;
-  k = snprintf(head, sizeof head, "%s:%d: RuntimeWarning: %s\n", file, line, message);
+  k = snprintf(head, sizeof head, "%s:%d: %s: %s\n", file, line, category, message);
   if (k < 0) return;
   size_t n = (size_t)k < sizeof head ? (size_t)k : sizeof head - 1;
   size_t flen = strlen(file);
@@ -185,6 +184,17 @@ static void fp_report(Ctx *c, FpMode how, const char *message) {
       interp_write(I, 2, "\n", 1);
     }
   }
+}
+
+static void fp_report(Ctx *c, FpMode how, const char *message) {
+  if (how == FPMODE_PRINT) {   /* NumPy's 'print' mode writes to stderr */
+    char head[1024];
+    int k = snprintf(head, sizeof head, "Warning: %s\n", message);
+    if (k > 0)
+      interp_write(ctx_interp(c), 2, head, (size_t)k < sizeof head ? (size_t)k : sizeof head - 1);
+    return;
+  }
+  show_warning(c, "RuntimeWarning", message);
 }
 
 /* Fills S->error and S->errbuf from the pending error; src/len are the source of the chunk
@@ -267,7 +277,7 @@ static void reset_error(Interp *I) {
   I->error.kind = ""; I->error.message = ""; I->error.chunk = "";
   I->errbuf.n = 0;
   if (I->errbuf.p) I->errbuf.p[0] = 0;
-  I->ctx.steps = 0;
+  I->ctx.steps = I->ctx.work = 0;
   I->ctx.interrupted = 0;
 }
 
@@ -336,6 +346,9 @@ static tsr_Status run_chunk(Interp *I, const char *src, size_t len, const char *
   if (!cr) { chunk_free(&I->ctx, ch); return record_error(I, name, src, len); }
   Value res = v_none();
   int rc = eval_chunk(I, cr, interactive, result ? &res : NULL);
+  /* an interrupt that arrived after the last poll (during a statement that polls nowhere,
+     such as a short `s = str(x)`) is reported, not dropped */
+  if (rc >= 0 && ctx_poll(&I->ctx, 0) < 0) rc = -1;
   chunkref_release(I, cr);
   if (rc < 0) { value_decref(res); return record_error(I, name, src, len); }
   if (result) {
@@ -407,32 +420,14 @@ const char *tsr_error_message(const tsr_State *S) {
 
 /* ---------------------------------------------------------------------------------------- */
 
-/* Checks what tensor_wrap cannot without overflowing: the byte extent of a wrap with explicit
-   strides must be computable in int64.  0, or -1 with ValueError. */
-static int check_wrap_geometry(Ctx *c, tsr_DType dtype, int ndim, const int64_t *shape,
-                               const int64_t *strides, size_t nbytes) {
-  if ((unsigned)dtype >= DTYPE_COUNT) return ERR_VALUE(c, "unknown dtype %d", (int)dtype);
-  if (ndim < 0 || ndim > TSR_MAXDIMS || (ndim > 0 && !shape)) return 0;  /* tensor_wrap says */
-  if (!strides) return 0;
-  int64_t lo = 0, hi = 0;
-  for (int i = 0; i < ndim; i++) {
-    if (shape[i] <= 0) return 0;   /* empty or invalid: nothing reachable / tensor_wrap says */
-    int64_t ext;
-    if (__builtin_mul_overflow(shape[i] - 1, strides[i], &ext) ||
-        (ext < 0 ? __builtin_add_overflow(lo, ext, &lo) : __builtin_add_overflow(hi, ext, &hi)))
-      return ERR_VALUE(c, "buffer of %zu bytes is too small for the requested tensor", nbytes);
-  }
-  return 0;
-}
-
 tsr_Tensor *tsr_tensor_wrap(tsr_State *S, tsr_DType dtype, int ndim, const int64_t *shape,
                             const int64_t *strides, void *data, size_t nbytes, unsigned flags,
                             void (*release)(void *ud, void *data), void *ud) {
   Interp *I = STATE(S);
   reset_error(I);
   Tensor *t = NULL;
-  if (check_wrap_geometry(&I->ctx, dtype, ndim, shape, strides, nbytes) == 0)
-    t = tensor_wrap(&I->ctx, dtype, ndim, shape, strides, data, nbytes, flags, release, ud);
+  if ((unsigned)dtype >= DTYPE_COUNT) ERR_VALUE(&I->ctx, "unknown dtype %d", (int)dtype);
+  else t = tensor_wrap(&I->ctx, dtype, ndim, shape, strides, data, nbytes, flags, release, ud);
   if (!t) api_error(I);
   return t;
 }

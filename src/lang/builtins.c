@@ -112,15 +112,6 @@ fail:
   return -1;
 }
 
-/* Number of items of range(start, stop, step), step != 0. */
-static int64_t range_length(int64_t start, int64_t stop, int64_t step) {
-  if (step > 0 && start < stop)
-    return (int64_t)(((uint64_t)stop - (uint64_t)start - 1) / (uint64_t)step + 1);
-  if (step < 0 && start > stop)
-    return (int64_t)(((uint64_t)start - (uint64_t)stop - 1) / (0 - (uint64_t)step) + 1);
-  return 0;
-}
-
 /* Number of code points of a UTF-8 string. */
 static int64_t utf8_length(const char *s, size_t n) {
   int64_t count = 0;
@@ -139,7 +130,10 @@ static int bi_len(Interp *I, const Args *a, Value *out) {
   case V_LIST: case V_TUPLE: *out = v_int(as_list(v)->n); return 0;
   case V_RANGE: {
     const Range *r = (const Range *)v.o;
-    *out = v_int(range_length(r->start, r->stop, r->step));
+    uint64_t n = progression_count(r->start, r->stop, r->step);
+    if (n > (uint64_t)INT64_MAX)
+      return ERR_OVERFLOW(interp_ctx(I), "Python int too large to convert to C ssize_t");
+    *out = v_int((int64_t)n);
     return 0;
   }
   case V_TENSOR:

@@ -109,7 +109,8 @@ static int bi_asarray(Interp *I, const Args *a, Value *out) {
   return ret_tensor(value_to_tensor_strong(I, s[0], dt), out);
 }
 
-/* ascontiguousarray(a, dtype=None). */
+/* ascontiguousarray(a, dtype=None): a C-contiguous array of at least one dimension (NumPy 1.24
+   gives a 0-d input the shape (1,)). */
 static int bi_ascontiguousarray(Interp *I, const Args *a, Value *out) {
   Value s[3];
   if (args_parse(I, a, "ascontiguousarray", "a,dtype=,*,like=", s)) return -1;
@@ -119,6 +120,12 @@ static int bi_ascontiguousarray(Interp *I, const Args *a, Value *out) {
   if (!t) return -1;
   Tensor *r = tensor_contiguous(interp_ctx(I), t, t->dtype);
   tensor_release(t);
+  if (r && r->ndim == 0) {
+    int64_t one = 1;
+    Tensor *v = tensor_reshape(interp_ctx(I), r, 1, &one);
+    tensor_release(r);
+    r = v;
+  }
   return ret_tensor(r, out);
 }
 
@@ -405,16 +412,6 @@ static int m_reshape(Interp *I, const Args *a, Value *out) {
   return ret_tensor(reshape_order(interp_ctx(I), a->self.t, nd, shape, order), out);
 }
 
-/* ravel in the given order; 'F' reads the elements in Fortran order. */
-static Tensor *ravel_order(Ctx *c, Tensor *t, char order) {
-  if (order != 'F') return tensor_ravel(c, t);
-  Tensor *tt = tensor_transpose(c, t, NULL);
-  if (!tt) return NULL;
-  Tensor *r = tensor_ravel(c, tt);
-  tensor_release(tt);
-  return r;
-}
-
 /* ravel(a, order='C'): a 1-d view when possible, else a copy. */
 static int bi_ravel(Interp *I, const Args *a, Value *out) {
   Value s[2];
@@ -423,7 +420,7 @@ static int bi_ravel(Interp *I, const Args *a, Value *out) {
   if (get_order(I, s[1], 'C', &order)) return -1;
   Tensor *t = arg_tensor(I, s[0]);
   if (!t) return -1;
-  Tensor *r = ravel_order(interp_ctx(I), t, order);
+  Tensor *r = tensor_ravel_order(interp_ctx(I), t, order);
   tensor_release(t);
   return ret_tensor(r, out);
 }
@@ -435,7 +432,7 @@ static int m_flatten(Interp *I, const Args *a, Value *out) {
   char order;
   if (get_order(I, s[0], 'C', &order)) return -1;
   Ctx *c = interp_ctx(I);
-  Tensor *t = a->self.t, *r = ravel_order(c, t, order);
+  Tensor *t = a->self.t, *r = tensor_ravel_order(c, t, order);
   if (r && r->storage == t->storage) {
     Tensor *copy = tensor_copy(c, r);
     tensor_release(r);
@@ -690,7 +687,10 @@ Tensor *concat_tensors(Interp *I, Tensor *const *ts, int64_t n, int axis, int dt
         return NULL;
       }
     }
-    shape[axis] += t->shape[axis];
+    if (size_add(shape[axis], t->shape[axis], &shape[axis])) {
+      err_too_big(c);
+      return NULL;
+    }
     if (k > 0) rdt = dtype_promote(rdt, t->dtype);
   }
   Tensor *r = tensor_empty(c, dt >= 0 ? (DType)dt : rdt, nd, shape);
@@ -930,9 +930,11 @@ static int tolist_rec(Interp *I, const Tensor *t, int dim, const char *p, Value 
   if (dim == t->ndim) return element_value(I, t->dtype, p, out);
   Value list = value_list(I, t->shape[dim]);
   if (list.type == V_UNDEF) return -1;
-  int64_t step = t->strides[dim] * (int64_t)dtype_size(t->dtype);
-  for (int64_t i = 0; i < t->shape[dim]; i++) {
-    if (tolist_rec(I, t, dim + 1, p + i * step, &as_list(list)->items[i])) {
+  int64_t step = t->strides[dim] * (int64_t)dtype_size(t->dtype), n = t->shape[dim];
+  for (int64_t i = 0; i < n; i++) {
+    if (((i & 4095) == 0 &&   /* an object made per item, charged per 4096 */
+         ctx_work(interp_ctx(I), (uint64_t)(n - i < 4096 ? n - i : 4096), WORK_OBJECT)) ||
+        tolist_rec(I, t, dim + 1, p + i * step, &as_list(list)->items[i])) {
       value_decref(list);
       return -1;
     }

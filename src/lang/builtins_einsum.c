@@ -417,7 +417,7 @@ static int bi_kron(Interp *I, const Args *a, Value *out) {
       ty[2 * i] = 0;
       sy[2 * i + 1] = iy >= 0 ? y->shape[iy] : 1;
       ty[2 * i + 1] = iy >= 0 ? y->strides[iy] : 0;
-      rs[i] = sx[2 * i] * sy[2 * i + 1];
+      if (size_mul(sx[2 * i], sy[2 * i + 1], &rs[i])) { err_too_big(c); goto done; }
     }
     if (!(vx = tensor_view(x, 2 * nd, sx, tx, x->offset)) ||
         !(vy = tensor_view(y, 2 * nd, sy, ty, y->offset)) ||

@@ -50,9 +50,15 @@ static int bi_unravel_index(Interp *I, const Args *a, Value *out) {
     IERR_TYPE(I, "only int indices permitted");
     goto fail;
   }
+  int64_t size = 1, total;
+  for (int d = 0; d < n; d++)
+    if (size_mul(size, dims[d], &size)) {
+      IERR_VALUE(I, "dimensions are too large; arrays and shapes with a total size greater "
+                    "than 'intp' are not supported.");
+      goto fail;
+    }
   if (!(idx = tensor_astype(c, in, TSR_INT64))) goto fail;
-  int64_t size = 1, total = tensor_size(idx);
-  for (int d = 0; d < n; d++) size *= dims[d];
+  total = tensor_size(idx);
   for (; k < n; k++)
     if (!(res[k] = tensor_empty(c, TSR_INT64, idx->ndim, idx->shape))) goto fail;
   const int64_t *src = (const int64_t *)tensor_data(idx);
@@ -125,6 +131,10 @@ static int bi_ravel_multi_index(Interp *I, const Args *a, Value *out) {
     return -1;
   if ((s[0].type != V_TUPLE && s[0].type != V_LIST) || as_list(s[0])->n != n)
     return IERR_VALUE(I, "parameter multi_index must be a sequence of length %d", n);
+  int64_t count;   /* the flat indices must fit: NumPy checks the product of dims first */
+  if (shape_count(n, dims, 1, &count) < 0)
+    return IERR_VALUE(I, "invalid dims: array size defined by dims is larger than the maximum "
+                         "possible size.");
   Tensor *co[TSR_MAXDIMS] = {NULL}, *r = NULL;
   int k = 0, nd;
   int64_t shape[TSR_MAXDIMS];
@@ -184,6 +194,10 @@ static int bi_indices(Interp *I, const Args *a, Value *out) {
                       TSR_MAXDIMS, n + 1);
   Tensor *parts[TSR_MAXDIMS] = {NULL}, *r = NULL;
   int k = 0;
+  int64_t full[TSR_MAXDIMS + 1], count;   /* the result's shape is checked before any part */
+  full[0] = n;
+  memcpy(full + 1, dims, (size_t)n * sizeof *dims);
+  if (!sparse && shape_count(n + 1, full, dtype_size(d), &count) < 0) return err_too_big(c);
   for (; k < n; k++) {
     /* arange(dims[k]) along axis k, unit elsewhere */
     int64_t shape[TSR_MAXDIMS], len = dims[k];

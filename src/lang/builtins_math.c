@@ -203,8 +203,8 @@ static int bi_abs(Interp *I, const Args *a, Value *out) {
   return call_unary(I, a, UF_ABSOLUTE, "absolute", out);
 }
 
-static int bi_divide(Interp *I, const Args *a, Value *out) {
-  return call_binary(I, a, UF_TRUE_DIVIDE, "divide", out);
+static int bi_true_divide(Interp *I, const Args *a, Value *out) {
+  return call_binary(I, a, UF_TRUE_DIVIDE, "true_divide", out);
 }
 static int bi_mod(Interp *I, const Args *a, Value *out) {
   return call_binary(I, a, UF_REMAINDER, "remainder", out);
@@ -225,6 +225,10 @@ static int nonzero_tuple(Interp *I, Tensor *t, Value *out) {
   if (!b) return -1;
   const bool *p = (const bool *)tensor_data(b);
   int64_t n = tensor_size(b), count = 0;
+  if (ctx_work(c, (uint64_t)n * 2, WORK_ELEMENT)) {   /* two passes */
+    tensor_release(b);
+    return -1;
+  }
   int nd = b->ndim == 0 ? 1 : b->ndim;
   int64_t shape[TSR_MAXDIMS];
   if (b->ndim == 0) shape[0] = 1;
@@ -358,6 +362,19 @@ static int bi_where(Interp *I, const Args *a, Value *out) {
   return ret_tensor(r, out);
 }
 
+/* A clip bound as NumPy 1.24's _clip takes it: a 0-d NaN (deprecated there, without a
+   warning shown) means no bound, the Python float -inf for a_min or inf for a_max.  New
+   reference or NULL. */
+static Tensor *clip_bound(Interp *I, Value v, double no_bound) {
+  Tensor *b = value_to_tensor(I, v, -1);
+  if (b && b->ndim == 0 && dtype_is_float(b->dtype) &&
+      isnan(dtype_get_f64(b->dtype, tensor_data(b)))) {
+    tensor_release(b);
+    b = value_to_tensor(I, v_float(no_bound), -1);
+  }
+  return b;
+}
+
 /* clip(a, a_min, a_max, out=None): a_min/a_max may be None (not both) and arrays. */
 static int clip_common(Interp *I, Value av, Value lo_v, Value hi_v, Value out_v, Value *out) {
   if (!given(lo_v) && !given(hi_v)) return IERR_VALUE(I, "One of max or min must be given");
@@ -365,8 +382,8 @@ static int clip_common(Interp *I, Value av, Value lo_v, Value hi_v, Value out_v,
   if (builtins_out_arg(I, out_v, &o)) return -1;
   Tensor *t = NULL, *lo = NULL, *hi = NULL, *r = NULL;
   if (!(t = value_to_tensor(I, av, -1))) goto done;
-  if (given(lo_v) && !(lo = value_to_tensor(I, lo_v, -1))) goto done;
-  if (given(hi_v) && !(hi = value_to_tensor(I, hi_v, -1))) goto done;
+  if (given(lo_v) && !(lo = clip_bound(I, lo_v, -INFINITY))) goto done;
+  if (given(hi_v) && !(hi = clip_bound(I, hi_v, INFINITY))) goto done;
   r = ufunc_clip(interp_ctx(I), t, lo, hi);
 done:
   tensor_release(t);
@@ -403,7 +420,9 @@ static Tensor *around_tensor(Interp *I, Tensor *x, int64_t decimals) {
   if (decimals == 0) return ufunc_unary(c, UF_RINT, x, NULL);
   BinaryUfunc op1 = decimals >= 0 ? UF_MULTIPLY : UF_TRUE_DIVIDE;
   BinaryUfunc op2 = decimals >= 0 ? UF_TRUE_DIVIDE : UF_MULTIPLY;
-  Tensor *f = value_to_tensor(I, v_float(power_of_ten(decimals < 0 ? -decimals : decimals)), -1);
+  /* power_of_ten stops at 400 anyway: clamp first, so that -decimals cannot overflow */
+  int64_t mag = decimals < -400 ? 400 : decimals < 0 ? -decimals : decimals;
+  Tensor *f = value_to_tensor(I, v_float(power_of_ten(mag)), -1);
   Tensor *r = NULL, *step = NULL;
   if (!f) return NULL;
   if (!(r = ufunc_binary(c, op1, x, f, NULL))) goto fail;
@@ -470,6 +489,13 @@ static int reduce_common(Interp *I, Reduction op, Value av, Value axis_v, Value 
     return -1;
   Tensor *t = arg_tensor(I, av);
   if (!t) return -1;
+  /* add.reduce / multiply.reduce compute in out's dtype when dtype= is not given and the
+     input casts to it safely (NumPy's reduce type resolution: np.prod(float32_x,
+     out=float64_o) does not overflow, np.prod(float64_x, out=int64_o) multiplies floats;
+     found by fuzzdiff) */
+  if (dt < 0 && o && (op == RED_SUM || op == RED_PROD) &&
+      dtype_promote(t->dtype, o->dtype) == o->dtype)
+    dt = o->dtype;
   Tensor *r = reduce(interp_ctx(I), op, t, axes, naxes, keep, dt);
   tensor_release(t);
   return builtins_deliver(I, r, o, out);
@@ -544,11 +570,11 @@ static int var_common(Interp *I, const Args *a, const char *name, bool take_sqrt
   } else if (given(s[4]) && value_to_int(I, s[4], &ddof)) {
     return -1;
   }
-  Tensor *t = value_to_tensor_strong(I, s[0], dt);
+  Tensor *t = value_to_tensor_strong(I, s[0], -1);
   if (!t) return -1;
   Tensor *r = reduce_var(interp_ctx(I), t, axes, naxes, keep,
                          (int)(ddof > INT32_MAX ? INT32_MAX : ddof < INT32_MIN ? INT32_MIN : ddof),
-                         take_sqrt);
+                         take_sqrt, dt);
   tensor_release(t);
   return builtins_deliver(I, r, o, out);
 }
@@ -626,14 +652,11 @@ static int m_dot(Interp *I, const Args *a, Value *out) { return call_with_self(I
 static int bi_vdot(Interp *I, const Args *a, Value *out) {
   Value s[2];
   if (args_parse(I, a, "vdot", "a,b", s)) return -1;
-  Tensor *x, *y, *fx = NULL, *fy = NULL, *r = NULL;
+  Tensor *x, *y;
   if (two_tensors(I, s[0], s[1], &x, &y)) return -1;
-  Ctx *c = interp_ctx(I);
-  if ((fx = tensor_ravel(c, x)) && (fy = tensor_ravel(c, y))) r = linalg_dot(c, fx, fy);
+  Tensor *r = linalg_vdot(interp_ctx(I), x, y);
   tensor_release(x);
   tensor_release(y);
-  tensor_release(fx);
-  tensor_release(fy);
   return ret_tensor(r, out);
 }
 
@@ -644,9 +667,7 @@ static int bi_inner(Interp *I, const Args *a, Value *out) {
   Tensor *x, *y, *moved = NULL, *r = NULL;
   if (two_tensors(I, s[0], s[1], &x, &y)) return -1;
   Ctx *c = interp_ctx(I);
-  if (x->ndim == 0 || y->ndim == 0) {
-    r = ufunc_binary(c, UF_MULTIPLY, x, y, NULL);
-  } else if (y->ndim == 1) {
+  if (x->ndim == 0 || y->ndim == 0 || y->ndim == 1) {
     r = linalg_dot(c, x, y);
   } else {
     if (x->shape[x->ndim - 1] != y->shape[y->ndim - 1]) {
@@ -954,7 +975,7 @@ done:
 const Builtin builtins_math_table[] = {
   BINARY_UFUNCS(X_BINARY_ENTRY)
   UNARY_UFUNCS(X_UNARY_ENTRY)
-  {NULL, "divide", bi_divide, "divide" BINARY_SIG DOC_TRUE_DIVIDE},
+  {NULL, "true_divide", bi_true_divide, "true_divide" BINARY_SIG DOC_TRUE_DIVIDE},
   {NULL, "mod", bi_mod, "mod" BINARY_SIG DOC_REMAINDER},
   {NULL, "bitwise_not", bi_bitwise_not, "bitwise_not" UNARY_SIG DOC_INVERT},
   {NULL, "abs", bi_abs, "abs" UNARY_SIG DOC_ABSOLUTE

@@ -19,7 +19,7 @@
 static const char *const always_ndarray[] = {
   "array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy", "zeros",
   "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like",
-  "broadcast_to", "where", "tensordot", "tile", NULL};
+  "broadcast_to", "where", "tensordot", "tile", "roll", "pad", NULL};
 /* Functions and methods whose 0-d result is an ndarray when their input is one (an ndarray of
    any rank, or a non-NumPy value such as a Python int): a NumPy scalar's own methods give
    scalars back (np.float64(1).reshape(()) is a scalar, np.array(1.).reshape(()) is not). */
@@ -29,7 +29,8 @@ static const char *const follow_ndarray[] = {
 static const char *const follow_method_only[] = {"copy", NULL};
 /* Functions that mark their own 0-d results: einsum gives an ndarray exactly when optimize is
    on (NumPy's Python path ends in asanyarray; its C path returns a scalar); median and the
-   quantiles (builtins_stats.c) give an ndarray for keepdims=True, as NumPy's _ureduce. */
+   quantiles (builtins_stats.c) give an ndarray for keepdims=True, as NumPy's _ureduce; so do
+   the functions of numpy.random, for size=(). */
 static const char *const self_marking[] = {"einsum", "median", "percentile", "quantile",
   "nanmedian", "nanpercentile", "nanquantile", NULL};
 
@@ -48,6 +49,7 @@ int value_mark_ndarray(Interp *I, const char *ns, const char *name, Value input,
   (void)I;
   if (out->type != V_TENSOR || out->t->ndim != 0) return 0;
   if (!ns && in_list(self_marking, name)) return 0;
+  if (ns && strcmp(ns, "random") == 0) return 0;   /* size=() marks (builtins_random.c) */
   bool method = ns && strcmp(ns, "ndarray") == 0;
   bool want = false;
   if (!ns && in_list(always_ndarray, name)) want = true;

@@ -26,6 +26,13 @@ static int get_size(Interp *I, Value v, bool *has, int *nd, int64_t *shape) {
   return value_to_shape(I, v, nd, shape, false);
 }
 
+/* t (may be NULL), marked as a real 0-d array when it is 0-d and a size= was given: NumPy's
+   draws with size=() are array(3), not the scalar 3 that no size gives. */
+static Tensor *sized_result(Tensor *t, bool has_size) {
+  if (t && has_size && t->ndim == 0) t->ndarray = 1;
+  return t;
+}
+
 /* Broadcasts n shapes as NumPy's multi-iterator does, recording its ValueError "shape
    mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg 0 with
    shape (3,) and arg 1 with shape (2,)." (args numbered from first_arg).  0 or -1. */
@@ -62,10 +69,11 @@ static int broadcast_args(Interp *I, int n, const int *nds, const int64_t *const
   return 0;
 }
 
-/* Polls for an interrupt or the step budget once every 65536 draws (i counts from 0),
-   charging one step per 4096 draws as the kernels do.  0 or -1 with the error recorded. */
+/* Charges draw i (counting from 0) to the step budget (WORK_SAMPLE) and polls for an
+   interrupt.  0 or -1 with the error recorded. */
 static int poll_draws(Interp *I, int64_t i) {
-  return ((i + 1) & 0xffff) == 0 ? ctx_poll(interp_ctx(I), 16) : 0;
+  (void)i;
+  return ctx_work(interp_ctx(I), 1, WORK_SAMPLE);
 }
 
 /* Steps a C-order multi-index over shape; false after the last element. */
@@ -139,7 +147,7 @@ static int dist_draw(Interp *I, const Dist *d, Value size, Tensor *pa, Tensor *p
         return -1;
       }
     }
-    return ret_tensor(t, out);
+    return ret_tensor(sized_result(t, has_size), out);
   }
   /* array parameters: broadcast (size first when given), then draw in C order */
   int nds[3], k = 0, bnd;
@@ -696,7 +704,7 @@ static int randint_scalar(Interp *I, Tensor *low, Tensor *high, DType dt, bool h
       return -1;
     }
   }
-  return ret_tensor(t, out);
+  return ret_tensor(sized_result(t, has_size), out);
 }
 
 /* randint with array bounds: every pair of broadcast bounds draws one value, in C order. */
@@ -765,7 +773,7 @@ done:
   tensor_release(vl);
   tensor_release(vh);
   if (rc) tensor_release(t);
-  else *out = v_tensor(t);
+  else *out = v_tensor(sized_result(t, has_size));
   return rc;
 }
 
@@ -1028,8 +1036,11 @@ static int bi_choice(Interp *I, const Args *a, Value *out) {
   if (get_bool(I, s[2], true, &replace) || get_size(I, s[1], &has_size, &nd, shape)) return -1;
   Tensor *arr = arg_tensor(I, s[0]);
   if (!arr) return -1;
-  int64_t pop_size, size = 1;
-  for (int i = 0; i < nd; i++) size *= shape[i];
+  int64_t pop_size, size;
+  if (shape_count(nd, shape, sizeof(int64_t), &size) < 0) {   /* before any draw */
+    tensor_release(arr);
+    return err_too_big(c);
+  }
   bool from_int = arr->ndim == 0;
   Tensor *p = NULL, *idx = NULL, *r = NULL;
   int rc = -1;
@@ -1103,7 +1114,7 @@ static int bi_choice(Interp *I, const Args *a, Value *out) {
   }
   if (from_int) {
     if (!has_size) *out = v_int(ix[0]);
-    else *out = v_tensor(tensor_retain(idx));
+    else *out = v_tensor(sized_result(tensor_retain(idx), true));
     rc = 0;
     goto done;
   }
@@ -1113,7 +1124,7 @@ static int bi_choice(Interp *I, const Args *a, Value *out) {
     int64_t at = ix[k];
     memcpy(tensor_data(r) + (size_t)k * item, tensor_at(arr, &at), item);
   }
-  *out = v_tensor(r);
+  *out = v_tensor(sized_result(r, has_size));
   rc = 0;
 done:
   tensor_release(arr);

@@ -12,11 +12,17 @@
 ** Helpers
 */
 
-/* A 1-d operand (NumPy's PyArray_ContiguousFromAny(obj, type, 1, 1) errors for other ranks).
-   dtype -1 keeps the operand's.  New reference or NULL. */
+/* A 1-d operand, C-contiguous (NumPy's PyArray_ContiguousFromAny(obj, type, 1, 1); errors for
+   other ranks).  dtype -1 keeps the operand's.  New reference or NULL. */
 static Tensor *vector_arg(Interp *I, Value v, int dtype) {
   Tensor *t = value_to_tensor_strong(I, v, dtype);
-  if (!t || t->ndim == 1) return t;
+  if (t && t->ndim == 1) {
+    /* callers read it as a C array: a strided or reversed view is copied */
+    Tensor *cc = tensor_contiguous(interp_ctx(I), t, t->dtype);
+    tensor_release(t);
+    return cc;
+  }
+  if (!t) return t;
   if (t->ndim == 0) IERR_VALUE(I, "object of too small depth for desired array");
   else IERR_VALUE(I, "object too deep for desired array");
   tensor_release(t);
@@ -170,6 +176,7 @@ static int bi_bincount(Interp *I, const Args *a, Value *out) {
     }
     if (p[i] >= len) len = p[i] + 1;
   }
+  if (ctx_work(c, (uint64_t)n * 2, WORK_ELEMENT)) goto done;   /* a scan, a count */
   if (given(s[1])) {
     if (!(w = vector_arg(I, s[1], TSR_FLOAT64))) goto done;
     if (w->shape[0] != n) {
@@ -357,7 +364,7 @@ static double quantile_sorted(const double *s, int64_t n, double q) {
 /* The value of a 0-d float64 reduction of x (op RED_MEAN, or std when var is true), or NAN
    with the error recorded (*failed set). */
 static double scalar_stat(Ctx *c, Tensor *x, bool var, bool *failed) {
-  Tensor *r = var ? reduce_var(c, x, NULL, -1, false, 0, true)
+  Tensor *r = var ? reduce_var(c, x, NULL, -1, false, 0, true, -1)
                   : reduce(c, RED_MEAN, x, NULL, -1, false, -1);
   if (!r) { *failed = true; return NAN; }
   double v = dtype_get_f64(r->dtype, tensor_data(r));
@@ -518,11 +525,13 @@ static int bi_histogram(Interp *I, const Args *a, Value *out) {
     if (outer_edges(I, x, s[2], &first, &last)) goto fail;
     if (est >= 0 && estimate_bins(c, est, x, first, last, &nbins)) goto fail;
     DType edt = dtype_is_float(raw->dtype) ? raw->dtype : TSR_FLOAT64;
-    if (!(edges = create_linspace(c, first, last, nbins + 1, true, edt)) ||
+    int64_t nedges;
+    if (size_add(nbins, 1, &nedges)) { err_too_big(c); goto fail; }
+    if (!(edges = create_linspace(c, first, last, nedges, true, edt)) ||
         !(ef = as_f64(c, edges)))
       goto fail;
     if (!(acc = tensor_zeros(c, wf ? TSR_FLOAT64 : TSR_INT64, 1, &nbins))) goto fail;
-    if (wf && !(scratch = ctx_calloc(c, sizeof(double) * (size_t)nbins))) goto fail;
+    if (wf && !(scratch = ctx_calloc_n(c, nbins, sizeof(double)))) goto fail;
     count_uniform((const double *)tensor_data(x), wf ? (const double *)tensor_data(wf) : NULL,
                   n, first, last, (const double *)tensor_data(ef), nbins, raw->dtype, ntype,
                   (int64_t *)tensor_data(acc), (double *)tensor_data(acc), scratch);
@@ -544,7 +553,7 @@ static int bi_histogram(Interp *I, const Args *a, Value *out) {
     if (!(acc = tensor_zeros(c, wf ? TSR_FLOAT64 : TSR_INT64, 1, &nbins))) goto fail;
     if (nbins > 0 && count_edges(c, x, wf, ef, ntype, acc)) goto fail;
   }
-  if (ctx_poll(c, (uint64_t)n / 1024)) goto fail;
+  if (ctx_work(c, (uint64_t)n * 2, WORK_COMPARE)) goto fail;   /* a bin found, a count */
   hist = wf ? tensor_astype(c, acc, ntype) : tensor_retain(acc);
   if (!hist) goto fail;
   if (density) {
@@ -685,7 +694,10 @@ static int bi_interp(Interp *I, const Args *a, Value *out) {
     double v = given(s[5]) ? float_mod(xs[i], period) : xs[i];
     rs[i] = interp_one(v, xps, fps, n, left, right);
   }
-  if (ctx_poll(c, (uint64_t)nx / 256)) goto fail;
+  uint64_t per_x = 1;   /* a binary search: log2 n + 1 levels of two comparisons' worth */
+  while (per_x < 64 && ((int64_t)1 << (per_x - 1)) <= n) per_x++;
+  per_x *= 2;
+  if (ctx_work(c, (uint64_t)nx * per_x, WORK_COMPARE)) goto fail;
   goto done;
 fail:
   tensor_release(r);

@@ -83,7 +83,7 @@ static int split_common(Interp *I, const Args *a, const char *name, bool equal, 
   if (by_index) {
     if (!(idx = value_to_tensor_strong(I, s[1], TSR_INT64))) goto done;
     if (idx->ndim != 1) { tensor_release(idx); IERR_VALUE(I, "indices must be 1-d"); goto done; }
-    ncuts = idx->shape[0] + 2;
+    ncuts = idx->shape[0] + 2;   /* a tensor's size fits with room to spare */
   } else {
     int64_t sections;
     if (value_to_int(I, s[1], &sections)) goto done;
@@ -96,13 +96,13 @@ static int split_common(Interp *I, const Args *a, const char *name, bool equal, 
       IERR_VALUE(I, "array split does not result in an equal division");
       goto done;
     }
-    ncuts = sections + 1;
+    if (size_add(sections, 1, &ncuts)) { ERR_MEMORY(c, "too many sections"); goto done; }
   }
-  if (!(cuts = ctx_malloc(c, sizeof(int64_t) * (size_t)ncuts))) { tensor_release(idx); goto done; }
+  if (!(cuts = ctx_malloc_n(c, ncuts, sizeof(int64_t)))) { tensor_release(idx); goto done; }
   if (by_index) {
     Tensor *ic = tensor_contiguous(c, idx, TSR_INT64);
     tensor_release(idx);
-    if (!ic) { ctx_free(c, cuts, sizeof(int64_t) * (size_t)ncuts); goto done; }
+    if (!ic) { ctx_free_n(c, cuts, ncuts, sizeof(int64_t)); goto done; }
     cuts[0] = 0;
     memcpy(cuts + 1, tensor_data(ic), sizeof(int64_t) * (size_t)(ncuts - 2));
     cuts[ncuts - 1] = len;
@@ -113,8 +113,8 @@ static int split_common(Interp *I, const Args *a, const char *name, bool equal, 
     for (int64_t k = 0; k < sections; k++) cuts[k + 1] = cuts[k] + each + (k < extra ? 1 : 0);
   }
   cap = ncuts - 1;
-  if (!(parts = ctx_calloc(c, sizeof(Tensor *) * (size_t)(cap > 0 ? cap : 1)))) {
-    ctx_free(c, cuts, sizeof(int64_t) * (size_t)ncuts);
+  if (!(parts = ctx_calloc_n(c, cap > 0 ? cap : 1, sizeof(Tensor *)))) {
+    ctx_free_n(c, cuts, ncuts, sizeof(int64_t));
     goto done;
   }
   for (int64_t k = 0; k < cap; k++) {
@@ -127,7 +127,7 @@ static int split_common(Interp *I, const Args *a, const char *name, bool equal, 
     if (!(parts[k] = plane(t, axis, st, en > st ? en - st : 0))) break;
     nparts++;
   }
-  ctx_free(c, cuts, sizeof(int64_t) * (size_t)ncuts);
+  ctx_free_n(c, cuts, ncuts, sizeof(int64_t));
   if (nparts == cap) {
     rc = ret_list(I, parts, nparts, out);
     nparts = 0;
@@ -195,7 +195,7 @@ static int bi_tile(Interp *I, const Args *a, Value *out) {
     int64_t rep = ri >= 0 ? reps[ri] : 1;
     shape[2 * i] = rep; strides[2 * i] = 0;
     shape[2 * i + 1] = dim; strides[2 * i + 1] = st;
-    out_shape[i] = rep * dim;
+    if (size_mul(rep, dim, &out_shape[i])) { err_too_big(c); goto done; }
   }
   Tensor *v = tensor_view(t, 2 * nd, shape, strides, t->offset);
   if (!v) goto done;
@@ -237,7 +237,11 @@ static Tensor *repeat_tensor(Interp *I, Tensor *t, Tensor *counts, int axis) {
       IERR_VALUE(I, "negative dimensions are not allowed");
       return NULL;
     }
-    total += k;
+    if (size_add(total, k, &total)) {
+      tensor_release(cnt);
+      err_too_big(c);
+      return NULL;
+    }
   }
   if (n == 0 && scalar && cp[0] < 0) {
     tensor_release(cnt);
@@ -257,11 +261,18 @@ static Tensor *repeat_tensor(Interp *I, Tensor *t, Tensor *counts, int axis) {
     size_t block = (size_t)inner * isz;
     const char *sp = tensor_data(src);
     char *dp = tensor_data(r);
-    for (int64_t o = 0; o < outer; o++)
+    for (int64_t o = 0; o < outer && r; o++) {
+      /* charged per outer block: its copies, and an item per repeated element */
+      if (ctx_work(c, (uint64_t)(total * inner + n), WORK_ELEMENT)) {
+        tensor_release(r);
+        r = NULL;
+        break;
+      }
       for (int64_t i = 0; i < n; i++) {
         const char *from = sp + (size_t)(o * n + i) * block;
         for (int64_t k = cp[scalar ? 0 : i]; k > 0; k--, dp += block) memcpy(dp, from, block);
       }
+    }
   }
   tensor_release(src);
   tensor_release(cnt);
@@ -514,9 +525,14 @@ static int bi_pad(Interp *I, const Args *a, Value *out) {
   for (int i = 0; i < nd; i++) {
     double b = pwd[2 * i], e = pwd[2 * i + 1];
     if (b < 0 || e < 0) { IERR_VALUE(I, "index can't contain negative values"); goto fail; }
+    /* widths come as float64 (pad_pairs): 2**63 - 1 rounds up to 2**63, beyond int64 */
+    if (b >= 0x1p63 || e >= 0x1p63 || size_add(t->shape[i], (int64_t)b, &shape[i]) ||
+        size_add(shape[i], (int64_t)e, &shape[i])) {
+      err_too_big(interp_ctx(I));
+      goto fail;
+    }
     before[i] = (int64_t)b;
     after[i] = (int64_t)e;
-    shape[i] = t->shape[i] + before[i] + after[i];
   }
   if (mode != PAD_CONSTANT && mode != PAD_EMPTY)
     for (int i = 0; i < nd; i++)
@@ -600,7 +616,13 @@ static int bi_diag(Interp *I, const Args *a, Value *out) {
   if (!t) return -1;
   Ctx *c = interp_ctx(I);
   if (t->ndim == 1) {
-    int64_t n = t->shape[0], m = n + (k < 0 ? -k : k), shape[2] = {m, m};
+    int64_t n = t->shape[0], m, shape[2];
+    if (k == INT64_MIN || size_add(n, k < 0 ? -k : k, &m)) {
+      IERR_VALUE(I, "Maximum allowed dimension exceeded");
+      tensor_release(t);
+      return -1;
+    }
+    shape[0] = shape[1] = m;
     if ((r = tensor_zeros(c, t->dtype, 2, shape))) {
       int64_t st = r->strides[0] + r->strides[1];
       int64_t off = r->offset + (k >= 0 ? k * r->strides[1] : -k * r->strides[0]);
@@ -609,6 +631,9 @@ static int bi_diag(Interp *I, const Args *a, Value *out) {
       tensor_release(d);
     }
   } else if (t->ndim == 2) {
+    /* beyond the corners the diagonal is empty: clamp k so that -k cannot overflow */
+    if (k < -t->shape[0]) k = -t->shape[0];
+    if (k > t->shape[1]) k = t->shape[1];
     int64_t r0 = k >= 0 ? 0 : -k, c0 = k >= 0 ? k : 0;
     int64_t n0 = t->shape[0] - r0, n1 = t->shape[1] - c0;
     int64_t n = n0 < n1 ? n0 : n1;
@@ -681,6 +706,7 @@ static int bi_diff(Interp *I, const Args *a, Value *out) {
     if (!d) goto fail;
     tensor_release(cur);
     cur = d;
+    if (m == 0) break;   /* empty along axis: further differences change nothing (n = 2**62) */
   }
   tensor_release(t);
   return ret_tensor(cur, out);
@@ -748,6 +774,29 @@ static int bi_take(Interp *I, const Args *a, Value *out) {
     goto done;
   }
   if (!(idx = take_indices(I, s[1], mode, t->shape[axis]))) goto done;
+  {
+    /* NumPy's order (PyArray_TakeFrom): a non-empty take from an empty axis fails with its
+       own message; the indices are checked once for each of the n outer positions, so not at
+       all when n or their count is 0 (found by fuzzdiff) */
+    int64_t shape[TSR_MAXDIMS], size = 1, outer = 1;
+    int nd = 0;
+    if (t->ndim - 1 + idx->ndim > TSR_MAXDIMS) {
+      IERR_VALUE(I, "take: too many dimensions");
+      goto done;
+    }
+    for (int i = 0; i < axis; i++) outer *= shape[nd++] = t->shape[i];
+    for (int i = 0; i < idx->ndim; i++) shape[nd++] = idx->shape[i];
+    for (int i = axis + 1; i < t->ndim; i++) shape[nd++] = t->shape[i];
+    for (int i = 0; i < nd; i++) size *= shape[i];
+    if (t->shape[axis] == 0 && size != 0) {
+      IERR_INDEX(I, "cannot do a non-empty take from an empty axes.");
+      goto done;
+    }
+    if (outer == 0 || tensor_size(idx) == 0) {
+      r = tensor_empty(c, t->dtype, nd, shape);
+      goto done;
+    }
+  }
   IndexItem items[TSR_MAXDIMS];
   memset(items, 0, sizeof items);
   for (int i = 0; i < axis; i++) items[i].kind = IDX_SLICE;
@@ -996,12 +1045,20 @@ static int bi_unique(Interp *I, const Args *a, Value *out) {
     }
     int64_t *ip = (int64_t *)tensor_data(order);
     for (int64_t i = 0; i < n; i++) ip[i] = i;
+    uint64_t levels = 1;   /* charged before it runs: log2 n merges of n rows of m elements */
+    while (levels < 64 && ((int64_t)1 << levels) < n) levels++;
+    if (ctx_work(c, (uint64_t)n * levels * (uint64_t)m, WORK_COMPARE)) {
+      ctx_free(c, tmp, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+      goto done;
+    }
     row_sort(&rows, ip, tmp, n);
     ctx_free(c, tmp, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
   }
   const int64_t *op = (const int64_t *)tensor_data(order);
   const char *fp = tensor_data(flat);
   int64_t nu = 0;
+  /* the two passes below: neighbours compared, items copied */
+  if (ctx_work(c, (uint64_t)n * (uint64_t)m * 2, WORK_COMPARE)) goto done;
   for (int64_t i = 0; i < n; i++)
     if (i == 0 || (m == 1 ? !elem_equal(t->dtype, fp + (size_t)op[i] * isz,
                                         fp + (size_t)op[i - 1] * isz)
@@ -1121,7 +1178,7 @@ static void free_star(Interp *I, const Args *a, Tensor **ts) {
 }
 
 /* broadcast_arrays(*args, subok=False): a list of views of the arguments, broadcast to
-   their common shape. */
+   their common shape; ndarrays even when 0-d (NumPy views NumPy scalars as arrays too). */
 static int bi_broadcast_arrays(Interp *I, const Args *a, Value *out) {
   for (int k = 0; k < a->nkw; k++)
     if (strcmp(a->kwnames[k], "subok") != 0)
@@ -1132,7 +1189,20 @@ static int bi_broadcast_arrays(Interp *I, const Args *a, Value *out) {
   int rc = -1;
   size_t bytes = sizeof(Tensor *) * (size_t)(a->npos > 0 ? a->npos : 1);
   if ((outs = ctx_malloc(interp_ctx(I), bytes))) {
-    if (broadcast_all(I, ts, a->npos, outs) == 0) rc = ret_list(I, outs, a->npos, out);
+    if (broadcast_all(I, ts, a->npos, outs) == 0) {
+      rc = 0;
+      for (int k = 0; k < a->npos; k++) {
+        if (outs[k]->ndim > 0 || outs[k]->ndarray) continue;
+        Tensor *v = rc ? NULL : tensor_view(outs[k], 0, outs[k]->shape, outs[k]->strides,
+                                            outs[k]->offset);
+        if (v) v->ndarray = 1;
+        else rc = -1;
+        tensor_release(outs[k]);
+        outs[k] = v;
+      }
+      if (rc == 0) rc = ret_list(I, outs, a->npos, out);
+      else for (int k = 0; k < a->npos; k++) if (outs[k]) tensor_release(outs[k]);
+    }
     ctx_free(interp_ctx(I), outs, bytes);
   }
   free_star(I, a, ts);

@@ -278,8 +278,12 @@ static int nan_extreme(Interp *I, const Args *a, const char *name, Reduction op,
   if (!t) return -1;
   bool list = s[0].type != V_TENSOR;   /* NumPy's path for non-arrays: amax and other words */
   if (tensor_size(t) == 0) {
+    /* the sum checks the axes; an empty reduced axis fails, as in reduce.c's max */
     Tensor *probe = reduce(c, RED_SUM, t, ra.axes, ra.naxes, false, -1);
-    if (probe && tensor_size(probe) > 0)
+    bool empty_axis = ra.naxes < 0;
+    for (int k = 0; probe && k < ra.naxes; k++)
+      empty_axis |= t->shape[ra.axes[k] < 0 ? ra.axes[k] + t->ndim : ra.axes[k]] == 0;
+    if (probe && empty_axis)
       IERR_VALUE(I, "zero-size array to reduction operation %s which has no identity",
                  op == RED_MAX ? (list ? "maximum" : "fmax") : (list ? "minimum" : "fmin"));
     else if (probe)
@@ -444,15 +448,10 @@ static int nan_var_common(Interp *I, const Args *a, const char *name, bool take_
   Ctx *c = interp_ctx(I);
   Tensor *t = arg_tensor(I, s[0]), *r = NULL;
   if (!t) return -1;
-  if (!dtype_is_float(t->dtype)) {   /* numpy.var, which (in tsr) computes in dtype= */
-    if (ra.dt >= 0) {
-      Tensor *cast = tensor_astype(c, t, (DType)ra.dt);
-      tensor_release(t);
-      if (!(t = cast)) return -1;
-    }
+  if (!dtype_is_float(t->dtype)) {   /* numpy.var */
     r = reduce_var(c, t, ra.axes, ra.naxes, ra.keep,
                    (int)(ddof > INT32_MAX ? INT32_MAX : ddof < INT32_MIN ? INT32_MIN : ddof),
-                   take_sqrt);
+                   take_sqrt, ra.dt);
   } else if ((r = nan_variance(I, t, &ra, ddof)) && take_sqrt) {
     Tensor *root = ufunc_unary(c, UF_SQRT, r, r);
     if (root) tensor_release(root);

@@ -15,11 +15,11 @@
 
 #include <string.h>
 
-/* The binary ufunc a builtin computes: its table name, or NumPy's aliases divide and mod.
-   -1 for any other builtin. */
+/* The binary ufunc a builtin computes: its table name, or NumPy's aliases true_divide and
+   mod.  -1 for any other builtin. */
 static int builtin_binary_ufunc(const Builtin *bi) {
   if (bi->ns) return -1;
-  if (strcmp(bi->name, "divide") == 0) return UF_TRUE_DIVIDE;
+  if (strcmp(bi->name, "true_divide") == 0) return UF_TRUE_DIVIDE;
   if (strcmp(bi->name, "mod") == 0) return UF_REMAINDER;
   for (int k = 0; k < UF_BINARY_COUNT; k++)
     if (strcmp(bi->name, binary_ufunc_names[k]) == 0) return k;
@@ -58,6 +58,13 @@ static int engine_reduction(BinaryUfunc op) {
   }
 }
 
+/* Is op reorderable in NumPy (commutative and associative: reduce may take several axes)?
+   The engine's reductions above are, and so are these, which fold_axis reduces. */
+static bool reorderable(BinaryUfunc op) {
+  return op == UF_BITWISE_AND || op == UF_BITWISE_OR || op == UF_BITWISE_XOR ||
+         op == UF_LOGICAL_XOR || op == UF_FMAX || op == UF_FMIN;
+}
+
 /* Slice i of t along axis (a view without that axis); NULL only when out of memory. */
 static Tensor *slice_at(Tensor *t, int axis, int64_t i) {
   int64_t shape[TSR_MAXDIMS], strides[TSR_MAXDIMS];
@@ -87,7 +94,9 @@ static int fold_dtype(Ctx *c, BinaryUfunc op, Tensor *t) {
 }
 
 /* op folded along axis of t in order (t[0] op t[1] op ...), the first slice cast to the
-   result dtype.  New reference or NULL. */
+   result dtype.  fmax and fmin keep the accumulated value on a tie (-0.0 against 0.0), as
+   NumPy's reduce loop does, where the elementwise ufunc returns its second operand: so they
+   fold as fmax(t[i], acc), the same otherwise.  New reference or NULL. */
 static Tensor *fold_axis(Ctx *c, BinaryUfunc op, Tensor *t, int axis) {
   int ot = fold_dtype(c, op, t);
   if (ot < 0) return NULL;
@@ -111,12 +120,20 @@ static Tensor *fold_axis(Ctx *c, BinaryUfunc op, Tensor *t, int axis) {
   tensor_release(s);
   for (int64_t i = 1; acc && i < n; i++) {
     if (!(s = slice_at(t, axis, i))) { tensor_release(acc); return NULL; }
-    Tensor *next = ufunc_binary(c, op, acc, s, NULL);
+    bool swap = op == UF_FMAX || op == UF_FMIN;
+    Tensor *next = swap ? ufunc_binary(c, op, s, acc, NULL) : ufunc_binary(c, op, acc, s, NULL);
     tensor_release(s);
     tensor_release(acc);
     acc = next;
   }
   return acc;
+}
+
+/* op reduced over no axis: t cast to the loop's result dtype, as NumPy's true_divide.reduce
+   of a 0-d uint32 is a float64 (found by fuzzdiff).  New reference or NULL. */
+static Tensor *fold_none(Ctx *c, BinaryUfunc op, Tensor *t) {
+  int ot = fold_dtype(c, op, t);
+  return ot < 0 ? NULL : tensor_astype(c, t, (DType)ot);
 }
 
 /* r with a unit axis inserted at each of axes (keepdims=True).  Takes r. */
@@ -150,21 +167,43 @@ static int m_reduce(Interp *I, const Args *a, Value *out) {
   int red = engine_reduction((BinaryUfunc)op);
   if (t->ndim == 0) {
     /* a 0-d operand reduces to itself over no axes, whatever axis says */
-    r = red >= 0 ? reduce(c, (Reduction)red, t, axes, 0, false, dt) : tensor_copy(c, t);
+    r = red >= 0 ? reduce(c, (Reduction)red, t, axes, 0, false, dt) : fold_none(c, op, t);
   } else if (red >= 0) {
     r = reduce(c, (Reduction)red, t, axes, naxes, keep, dt);
   } else {
     int n = naxes < 0 ? t->ndim : naxes, axis = 0;
     bool reduced[TSR_MAXDIMS] = {false};
-    if (n > 1) {
-      ERR_VALUE(c, "reduction operation '%s' is not reorderable, so at most one axis may be "
-                   "specified", binary_ufunc_names[op]);
+    if (n > 1 && reorderable((BinaryUfunc)op)) {
+      /* several axes: folded one after the other, the highest first (found by fuzzdiff) */
+      bool ok = true;
+      for (int k = 0; ok && k < n; k++) {
+        if (naxes < 0) { reduced[k] = true; continue; }
+        ok = axis_normalize(c, axes[k], t->ndim, &axis) == 0;
+        if (ok && reduced[axis]) {
+          ERR_VALUE(c, "duplicate value in 'axis'");
+          ok = false;
+        }
+        if (ok) reduced[axis] = true;
+      }
+      Tensor *cur = ok ? tensor_retain(t) : NULL;
+      for (int d = t->ndim - 1; cur && d >= 0; d--) {
+        if (!reduced[d]) continue;
+        Tensor *next = fold_axis(c, (BinaryUfunc)op, cur, d);
+        tensor_release(cur);
+        cur = next;
+      }
+      r = cur && keep ? keep_axes(c, cur, t, reduced) : cur;
+    } else if (n > 1) {
+      /* the loop's TypeError (numpy boolean subtract) comes first, as in NumPy */
+      if (fold_dtype(c, (BinaryUfunc)op, t) >= 0)
+        ERR_VALUE(c, "reduction operation '%s' is not reorderable, so at most one axis may be "
+                     "specified", binary_ufunc_names[op]);
     } else if (n == 1 && (naxes < 0 || axis_normalize(c, axes[0], t->ndim, &axis) == 0)) {
       reduced[axis] = true;
       r = fold_axis(c, (BinaryUfunc)op, t, axis);
       if (keep) r = keep_axes(c, r, t, reduced);
     } else if (n == 0) {
-      r = tensor_copy(c, t);
+      r = fold_none(c, (BinaryUfunc)op, t);
     }
   }
   tensor_release(t);

@@ -385,10 +385,7 @@ static int tensor_binop(Interp *I, int op, Value a, Value b, Tensor *inplace, Va
                  (inplace->dtype == TSR_BOOL && res != TSR_BOOL && uf != UF_BITWISE_AND &&
                   uf != UF_BITWISE_OR && uf != UF_BITWISE_XOR);
       if (bad) {
-        ctx_err(c, TSR_ERR_TYPE, "UFuncTypeError (TypeError)",
-                "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting "
-                "rule 'same_kind'", binary_ufunc_names[uf], dtype_name(res),
-                dtype_name(inplace->dtype));
+        ERR_OUTPUT_CAST(c, binary_ufunc_names[uf], dtype_name(res), dtype_name(inplace->dtype));
         goto done;
       }
     }
@@ -404,6 +401,7 @@ done:
 
 static int seq_concat(Interp *I, Value a, Value b, Value *out) {
   List *x = as_list(a), *y = as_list(b);
+  if (ctx_work(&I->ctx, (uint64_t)(x->n + y->n), WORK_OBJECT)) return -1;
   Value r = a.type == V_LIST ? value_list(I, x->n + y->n) : value_tuple(I, x->n + y->n);
   if (r.type == V_UNDEF) return -1;
   for (int64_t i = 0; i < x->n; i++) as_list(r)->items[i] = value_retain(x->items[i]);
@@ -417,12 +415,24 @@ static int seq_repeat(Interp *I, Value s, int64_t k, Value *out) {
   if (s.type == V_STR) {
     Str *str = as_str(s);
     if (str->len == 0 || k == 0) { *out = value_str(I, "", 0); return out->type == V_UNDEF ? -1 : 0; }
-    if (str->len > (size_t)(INT64_MAX / 2) / (size_t)k) return ERR_MEMORY(&I->ctx, "string too long");
+    int64_t bytes;   /* Python's limit: the length must fit in a Py_ssize_t */
+    if (size_mul((int64_t)str->len, k, &bytes))
+      return ERR_OVERFLOW(&I->ctx, "repeated string is too long");
     /* the whole size at once: too much for the memory cap fails here, before any copying */
-    size_t total = str->len * (size_t)k;
+    size_t total = (size_t)bytes;
     char *p = ctx_malloc(&I->ctx, total);
     if (!p) return -1;
-    for (int64_t i = 0; i < k; i++) memcpy(p + (size_t)i * str->len, str->s, str->len);
+    /* charged per block of copies: the bytes, and 32 bytes' worth for each copy */
+    for (int64_t i = 0, charged = 0; i < k; i++) {
+      memcpy(p + (size_t)i * str->len, str->s, str->len);
+      if (i + 1 - charged >= 4096 || i == k - 1) {
+        if (ctx_work(&I->ctx, (uint64_t)(i + 1 - charged) * (str->len + 32), WORK_BYTE)) {
+          ctx_free(&I->ctx, p, total);
+          return -1;
+        }
+        charged = i + 1;
+      }
+    }
     *out = value_str(I, p, total);
     ctx_free(&I->ctx, p, total);
     return out->type == V_UNDEF ? -1 : 0;
@@ -432,8 +442,16 @@ static int seq_repeat(Interp *I, Value s, int64_t k, Value *out) {
   if (k && l->n > (INT64_MAX / 64) / k) return ERR_MEMORY(&I->ctx, "list too long");
   Value r = s.type == V_LIST ? value_list(I, l->n * k) : value_tuple(I, l->n * k);
   if (r.type == V_UNDEF) return -1;
-  for (int64_t j = 0; j < k; j++)
+  for (int64_t j = 0, charged = 0; j < k; j++) {
     for (int64_t i = 0; i < l->n; i++) as_list(r)->items[j * l->n + i] = value_retain(l->items[i]);
+    if ((j + 1) * l->n - charged >= 4096 || j == k - 1) {   /* an object per item */
+      if (ctx_work(&I->ctx, (uint64_t)((j + 1) * l->n - charged), WORK_OBJECT)) {
+        value_decref(r);
+        return -1;
+      }
+      charged = (j + 1) * l->n;
+    }
+  }
   *out = r;
   return 0;
 }
@@ -457,6 +475,7 @@ static int binary_op(Interp *I, int op, Value a, Value b, Tensor *inplace, Value
   }
   if (op == OP_ADD) {
     if (a.type == V_STR && b.type == V_STR) {
+      if (ctx_work(&I->ctx, as_str(a)->len + as_str(b)->len, WORK_BYTE)) return -1;
       Buf buf; buf_init(&buf, &I->ctx);
       buf_putn(&buf, as_str(a)->s, as_str(a)->len);
       buf_putn(&buf, as_str(b)->s, as_str(b)->len);
@@ -521,6 +540,7 @@ static int contains(Interp *I, Value container, Value item, bool *r) {
     List *l = as_list(container);
     for (int64_t i = 0; i < l->n; i++) {
       bool eq;
+      if (ctx_work(&I->ctx, 1, WORK_OBJECT)) return -1;
       if (l->items[i].type == V_TENSOR || item.type == V_TENSOR) {
         Value t;
         if (binary_op(I, OP_EQ, l->items[i], item, NULL, &t) < 0) return -1;
@@ -538,6 +558,7 @@ static int contains(Interp *I, Value container, Value item, bool *r) {
     if (item.type != V_STR)
       return ERR_TYPE(&I->ctx, "'in <string>' requires string as left operand, not %s",
                       value_type_name(item));
+    if (ctx_work(&I->ctx, as_str(container)->len, WORK_BYTE)) return -1;
     *r = strstr(as_str(container)->s, as_str(item)->s) != NULL;
     return 0;
   case V_RANGE: {
@@ -546,7 +567,8 @@ static int contains(Interp *I, Value container, Value item, bool *r) {
     if (item.type != V_INT && item.type != V_BOOL) { *r = false; return 0; }
     x = as_i(item);
     bool in = g->step > 0 ? (x >= g->start && x < g->stop) : (x <= g->start && x > g->stop);
-    *r = in && ((x - g->start) % g->step == 0);
+    uint64_t dist = g->step > 0 ? (uint64_t)x - (uint64_t)g->start : (uint64_t)g->start - (uint64_t)x;
+    *r = in && dist % (g->step > 0 ? (uint64_t)g->step : (uint64_t)0 - (uint64_t)g->step) == 0;
     return 0;
   }
   case V_TENSOR: {
@@ -586,6 +608,7 @@ static int seq_compare(Interp *I, int op, Value a, Value b, Value *out) {
   int64_t i = 0;
   for (; i < x->n && i < y->n; i++) {
     Value e;
+    if (ctx_work(&I->ctx, 1, WORK_OBJECT)) return -1;   /* the step budget: an item compared */
     if (compare_op(I, OP_EQ, x->items[i], y->items[i], &e) < 0) return -1;
     int t = value_truth(I, e);
     value_decref(e);
@@ -614,7 +637,22 @@ static int compare_op(Interp *I, int op, Value a, Value b, Value *out) {
     return 0;
   }
   if (a.type == V_TENSOR || b.type == V_TENSOR) {
-    if (is_arraylike(a) && is_arraylike(b)) return tensor_binop(I, op, a, b, NULL, out);
+    if (is_arraylike(a) && is_arraylike(b)) {
+      int rc = tensor_binop(I, op, a, b, NULL, out);
+      /* NumPy 1.24: == and != of shapes that do not broadcast are False and True, with a
+         DeprecationWarning (NumPy 2 raises) */
+      Ctx *c = &I->ctx;
+      if (rc < 0 && (op == OP_EQ || op == OP_NE) && strcmp(c->kind, "ValueError") == 0 &&
+          strncmp(c->msg, "operands could not be broadcast together", 40) == 0) {
+        ctx_clear(c);
+        if (c->fperr.warn)
+          c->fperr.warn(c, "DeprecationWarning",
+                        "elementwise comparison failed; this will raise an error in the future.");
+        *out = v_bool(op == OP_NE);
+        rc = 0;
+      }
+      return rc;
+    }
     if (op == OP_EQ || op == OP_NE) { *out = v_bool(op == OP_NE); return 0; }
   }
   if (op == OP_EQ || op == OP_NE) {
@@ -623,6 +661,7 @@ static int compare_op(Interp *I, int op, Value a, Value b, Value *out) {
     return 0;
   }
   if (a.type == V_STR && b.type == V_STR) {
+    if (ctx_work(&I->ctx, as_str(a)->len, WORK_BYTE)) return -1;
     int k = strcmp(as_str(a)->s, as_str(b)->s);
     r = op == OP_LT ? k < 0 : op == OP_LE ? k <= 0 : op == OP_GT ? k > 0 : k >= 0;
     *out = v_bool(r);
@@ -964,6 +1003,16 @@ static int index_items(Interp *I, const Tensor *t, Value idx, IndexItem *items, 
   return 0;
 }
 
+/* NumPy stores a Python float into an integer array through Python's int(): NaN and the
+   infinities fail, and so does a value beyond a C long (found by tests/fuzzdiff). */
+static int float_item_check(Interp *I, double d, DType dt) {
+  if (isnan(d)) return ERR_VALUE(&I->ctx, "cannot convert float NaN to integer");
+  if (isinf(d)) return ERR_OVERFLOW(&I->ctx, "cannot convert float infinity to integer");
+  if (dt != TSR_UINT64 && (d >= 9223372036854775808.0 || d < -9223372036854775808.0))
+    return ERR_OVERFLOW(&I->ctx, "Python int too large to convert to C long");
+  return 0;
+}
+
 static int tensor_index(Interp *I, Tensor *t, Value idx, Value *set_value, Value *out) {
   IndexItem items[TSR_MAXDIMS + 1];
   Tensor *tmps[TSR_MAXDIMS + 1];
@@ -988,7 +1037,13 @@ static int tensor_index(Interp *I, Tensor *t, Value idx, Value *set_value, Value
       ERR_VALUE(&I->ctx, "setting an array element with a sequence.");
       goto done;
     }
-    Tensor *v = value_to_tensor(I, *set_value, -1);
+    Value sv = *set_value;
+    if (sv.type == V_FLOAT && dtype_is_int(t->dtype)) {
+      if (float_item_check(I, sv.f, t->dtype)) goto done;
+      /* the int() NumPy stores, wrapped to t's width: 1e16 into int32 is 1874919424 */
+      if (t->dtype != TSR_UINT64) sv = v_int((int64_t)sv.f);
+    }
+    Tensor *v = value_to_tensor(I, sv, -1);
     if (!v) goto done;
     rc = index_set(&I->ctx, t, items, n, v);
     tensor_release(v);
@@ -1068,12 +1123,19 @@ static int subscript_get(Interp *I, Value obj, Value idx, Value *out) {
     return 0;
   }
   case V_RANGE: {
+    /* the length may pass INT64_MAX (range(-2**63, 2**63 - 1)): index in uint64 */
     Range *r = (Range *)obj.o;
-    int64_t len = r->step > 0 ? (r->stop > r->start ? (r->stop - r->start + r->step - 1) / r->step : 0)
-                              : (r->start > r->stop ? (r->start - r->stop - r->step - 1) / -r->step : 0);
+    uint64_t len = progression_count(r->start, r->stop, r->step), u;
     int64_t i;
-    if (norm_seq_index(I, obj, idx, len, &i) < 0) return -1;
-    *out = v_int(r->start + i * r->step);
+    if (value_to_int(I, idx, &i) < 0) {
+      ctx_clear(&I->ctx);
+      return ERR_TYPE(&I->ctx, "range indices must be integers or slices, not %s",
+                      value_type_name(idx));
+    }
+    u = i >= 0 ? (uint64_t)i : len - ((uint64_t)0 - (uint64_t)i);
+    if (i >= 0 ? u >= len : (uint64_t)0 - (uint64_t)i > len)
+      return ERR_INDEX(&I->ctx, "range object index out of range");
+    *out = v_int(progression_item(r->start, r->step, u));
     return 0;
   }
   case V_NAMESPACE:
@@ -1323,16 +1385,31 @@ static int call_dtype(Interp *I, DType dt, const Args *a, Value *out) {
   return value_mark_ndarray(I, "dtype", dtype_name(dt), a->pos[0], out);
 }
 
+/* Is the result of builtin bi the array passed as its out= (by keyword, or positionally after
+   the first argument)?  NumPy returns that array itself, so it stays a 0-d array; but for
+   dot, whose result NumPy hands back as a scalar (PyArray_Return). */
+static bool returns_out(const Builtin *bi, const Args *a, Value out) {
+  if (out.type != V_TENSOR || !out.t->ndarray || strcmp(bi->name, "dot") == 0) return false;
+  for (int k = 0; k < a->nkw; k++)
+    if (strcmp(a->kwnames[k], "out") == 0 && a->kw[k].type == V_TENSOR && a->kw[k].t == out.t)
+      return true;
+  for (int k = 1; k < a->npos; k++)
+    if (a->pos[k].type == V_TENSOR && a->pos[k].t == out.t) return true;
+  return false;
+}
+
 static int call_value(Interp *I, Value fn, const Args *a, Value *out) {
   switch (fn.type) {
   case V_BUILTIN:
     if (fn.bi->fn(I, a, out) < 0) return -1;
+    if (returns_out(fn.bi, a, *out)) return 0;
     return value_mark_ndarray(I, fn.bi->ns, fn.bi->name, a->npos ? a->pos[0] : v_undef(), out);
   case V_METHOD: {
     Method *m = (Method *)fn.o;
     Args b = *a;
     b.self = m->self;
     if (m->bi->fn(I, &b, out) < 0) return -1;
+    if (returns_out(m->bi, a, *out)) return 0;
     return value_mark_ndarray(I, m->bi->ns, m->bi->name, m->self, out);
   }
   case V_FUNC: return vm_call(I, (Func *)fn.o, a, out);
@@ -1350,7 +1427,10 @@ static int iter_item(Interp *I, Value v, int64_t i, Value *out);
 int interp_binary(Interp *I, int op, Value a, Value b, Value *out) {
   return binary_op(I, op, a, b, NULL, out);
 }
+/* Builtins that compare or walk items (sorted, max, min, sum, list, random.sample...) are
+   charged an object per comparison and per item through these two. */
 int interp_compare(Interp *I, int op, Value a, Value b, Value *out) {
+  if (ctx_work(&I->ctx, 1, WORK_OBJECT)) return -1;
   return compare_op(I, op, a, b, out);
 }
 int interp_unary(Interp *I, int op, Value a, Value *out) { return unary_op(I, op, a, out); }
@@ -1361,7 +1441,10 @@ int interp_getattr(Interp *I, Value obj, const char *name, Value *out) {
 int interp_getitem(Interp *I, Value obj, Value key, Value *out) {
   return subscript_get(I, obj, key, out);
 }
-int interp_iter_item(Interp *I, Value v, int64_t i, Value *out) { return iter_item(I, v, i, out); }
+int interp_iter_item(Interp *I, Value v, int64_t i, Value *out) {
+  if (ctx_work(&I->ctx, 1, WORK_OBJECT)) return -1;
+  return iter_item(I, v, i, out);
+}
 
 static int eval_call(Interp *I, Node *n, Value *out) {
   Value fn, small_vals[2 * SMALL_ARGS];
@@ -1561,8 +1644,8 @@ static int iter_len(Interp *I, Value v, int64_t *len) {
     *len = v.t->shape[0]; return 0;
   case V_RANGE: {
     Range *r = (Range *)v.o;
-    *len = r->step > 0 ? (r->stop > r->start ? (r->stop - r->start + r->step - 1) / r->step : 0)
-                       : (r->start > r->stop ? (r->start - r->stop - r->step - 1) / -r->step : 0);
+    uint64_t n = progression_count(r->start, r->stop, r->step);
+    *len = n > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)n;   /* the budget ends it first */
     return 0;
   }
   default:
@@ -1573,7 +1656,11 @@ static int iter_len(Interp *I, Value v, int64_t *len) {
 /* Item i of an iterable (new reference). */
 static int iter_item(Interp *I, Value v, int64_t i, Value *out) {
   switch (v.type) {
-  case V_RANGE: { Range *r = (Range *)v.o; *out = v_int(r->start + i * r->step); return 0; }
+  case V_RANGE: {
+    Range *r = (Range *)v.o;
+    *out = v_int(progression_item(r->start, r->step, (uint64_t)i));
+    return 0;
+  }
   case V_LIST: case V_TUPLE: *out = value_retain(as_list(v)->items[i]); return 0;
   case V_STR: return str_item(I, v, i, out);
   case V_TENSOR: {
@@ -1665,7 +1752,9 @@ static int exec_augassign(Interp *I, Node *n) {
                    "'%s' is an illegal expression for augmented assignment", ast_kind_name(t->kind));
   }
   if (eval(I, n->b, &rhs) < 0) goto done_cur;
-  Tensor *inplace = cur.type == V_TENSOR ? cur.t : NULL;
+  /* an array (0-d included) updates in place (ndarray.__iadd__); a NumPy scalar has no
+     in-place operators, so x += y is x = x + y (a new value, any dtype or shape) */
+  Tensor *inplace = cur.type == V_TENSOR && (cur.t->ndim > 0 || cur.t->ndarray) ? cur.t : NULL;
   if (inplace && (inplace->readonly || inplace->storage->readonly)) {   /* NumPy's ufunc text */
     ERR_VALUE(&I->ctx, "output array is read-only");
     value_decref(rhs);

@@ -98,13 +98,13 @@ static void pad(Buf *b, const Spec *s, const char *body, size_t n, size_t lead, 
   size_t right = align == '<' ? total : align == '^' ? total - total / 2 : 0;
   if (align == '=') {
     buf_putn(b, body, lead);
-    for (size_t k = 0; k < total; k++) buf_putc(b, s->fill);
+    buf_fill(b, s->fill, total);
     buf_putn(b, body + lead, n - lead);
     return;
   }
-  for (size_t k = 0; k < left; k++) buf_putc(b, s->fill);
+  buf_fill(b, s->fill, left);
   buf_putn(b, body, n);
-  for (size_t k = 0; k < right; k++) buf_putc(b, s->fill);
+  buf_fill(b, s->fill, right);
 }
 
 /* digits[0..n) with a separator every `every` digits from the right, into out (big enough);
@@ -334,7 +334,7 @@ static int scalar_as_python(Interp *I, Value v, Value *out) {
   return 0;
 }
 
-int format_object(Interp *I, Buf *b, Value v, const char *spec, size_t len) {
+static int format_spec(Interp *I, Buf *b, Value v, const char *spec, size_t len) {
   if (scalar_as_python(I, v, &v)) return -1;
   if (len == 0) {
     value_to_string(I, b, v);
@@ -356,6 +356,14 @@ int format_object(Interp *I, Buf *b, Value v, const char *spec, size_t len) {
     return IERR_TYPE(I, "unsupported format string passed to %s.__format__",
                      v.type == V_TENSOR ? "numpy.ndarray" : value_type_name(v));
   }
+}
+
+int format_object(Interp *I, Buf *b, Value v, const char *spec, size_t len) {
+  size_t start = b->n;
+  int rc = format_spec(I, b, v, spec, len);
+  /* the characters written (padding included) are charged to the step budget */
+  if (rc == 0 && b->n > start && !buf_work(b, b->n - start, WORK_CHAR)) rc = -1;
+  return rc;
 }
 
 /* ---- printf-style formatting: str % args ------------------------------------------------------- */
@@ -413,12 +421,17 @@ int format_percent(Interp *I, Value fmt, Value args, Value *out) {
       NEXT_ARG(w);
       if (w.type != V_INT && w.type != V_BOOL) { rc = IERR_TYPE(I, "* wants int"); goto done; }
       wi = w.type == V_BOOL ? w.b : w.i;
+      if (wi == INT64_MIN) { rc = IERR_VALUE(I, "width too big"); goto done; }
       if (wi < 0) { s.align = '<'; wi = -wi; }
       s.width = wi;
       i++;
     } else if (i < n && f[i] >= '0' && f[i] <= '9') {
       s.width = 0;
-      while (i < n && f[i] >= '0' && f[i] <= '9') s.width = s.width * 10 + (f[i++] - '0');
+      while (i < n && f[i] >= '0' && f[i] <= '9')
+        if (size_mul(s.width, 10, &s.width) || size_add(s.width, f[i++] - '0', &s.width)) {
+          rc = IERR_VALUE(I, "width too big");   /* CPython's words past Py_ssize_t */
+          goto done;
+        }
     }
     if (i < n && f[i] == '.') {
       i++;
@@ -430,7 +443,12 @@ int format_percent(Interp *I, Value fmt, Value args, Value *out) {
         s.precision = p.type == V_BOOL ? p.b : (p.i < 0 ? 0 : p.i);
         i++;
       } else {
-        while (i < n && f[i] >= '0' && f[i] <= '9') s.precision = s.precision * 10 + (f[i++] - '0');
+        while (i < n && f[i] >= '0' && f[i] <= '9')
+          if (size_mul(s.precision, 10, &s.precision) ||
+              size_add(s.precision, f[i++] - '0', &s.precision)) {
+            rc = IERR_VALUE(I, "precision too big");
+            goto done;
+          }
       }
     }
     while (i < n && (f[i] == 'h' || f[i] == 'l' || f[i] == 'L')) i++;
@@ -536,6 +554,7 @@ int format_percent(Interp *I, Value fmt, Value args, Value *out) {
   }
 done:
 #undef NEXT_ARG
+  if (rc == 0) buf_work(&b, b.n, WORK_CHAR);   /* the characters written, padding included */
   if (rc == 0 && b.failed) rc = ERR_MEMORY(c, "out of memory");
   if (rc == 0) {
     *out = value_str(I, b.p ? b.p : "", b.n);

@@ -226,7 +226,7 @@ Interp *interp_new(const tsr_Config *cfg) {
   I->cfg = *cfg;
   I->cfg.alloc = alloc;
   I->ctx.mem_max = cfg->max_memory;
-  I->ctx.max_steps = cfg->max_steps;
+  I->ctx.max_steps = 0;   /* the budget is tsr_eval's: setting up the state is not charged */
   I->ctx.flags = cfg->flags;
   ctx_stack_init(&I->ctx);
   ctx_open_speedups(&I->ctx, 0);   /* buffer cache and thread pool (TSR_NUM_THREADS) */
@@ -248,6 +248,8 @@ Interp *interp_new(const tsr_Config *cfg) {
   I->builtins = I->star_builtins;
   if (dict_set(I->globals, "__name__", value_str(I, "__main__", 8)) < 0) goto fail;
   ctx_clear(&I->ctx);
+  I->ctx.max_steps = cfg->max_steps;
+  I->ctx.steps = I->ctx.work = 0;
   return I;
 fail:
   interp_free(I);

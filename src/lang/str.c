@@ -145,8 +145,10 @@ static bool cp_printable(uint32_t c) {
 
 static const Str *self_str(const Args *a) { return as_str(a->self); }
 
+/* The str made from b (freed); its bytes are charged to the step budget. */
 static int new_str(Interp *I, Buf *b, Value *out) {
   int rc = b->failed ? ERR_MEMORY(interp_ctx(I), "out of memory") : 0;
+  if (rc == 0 && ctx_work(interp_ctx(I), b->n, WORK_BYTE)) rc = -1;
   if (rc == 0) {
     *out = value_str(I, b->p ? b->p : "", b->n);
     if (out->type == V_UNDEF) rc = -1;
@@ -176,18 +178,27 @@ static int range_args(Interp *I, const Str *s, Value vs, Value ve, int64_t *star
   return 0;
 }
 
-/* Byte position of needle in hay[from..to) (first, or last when reverse), or -1. */
-static int64_t find_bytes(const char *hay, size_t from, size_t to, const char *needle, size_t m,
-                          bool reverse) {
+/* Byte position of needle in hay[from..to) (first, or last when reverse), or -1; -2 when the
+   step budget or an interrupt stopped the search (the error recorded in c).  Each position
+   tried is charged m + 8 bytes' worth (WORK_BYTE), in pieces of 16384 positions. */
+static int64_t find_bytes(Ctx *c, const char *hay, size_t from, size_t to, const char *needle,
+                          size_t m, bool reverse) {
   if (to < from || to - from < m) return -1;
+  size_t tried = 0;
+  int64_t r = -1;
+#define TRY(i)                                                                            \
+  if (++tried == 16384) {                                                                 \
+    if (ctx_work(c, (uint64_t)tried * (m + 8), WORK_BYTE)) return -2;                     \
+    tried = 0;                                                                            \
+  }                                                                                       \
+  if (memcmp(hay + (i), needle, m) == 0) { r = (int64_t)(i); break; }
   if (!reverse) {
-    for (size_t i = from; i + m <= to; i++)
-      if (memcmp(hay + i, needle, m) == 0) return (int64_t)i;
+    for (size_t i = from; i + m <= to; i++) { TRY(i) }
   } else {
-    for (size_t i = to - m + 1; i-- > from;)
-      if (memcmp(hay + i, needle, m) == 0) return (int64_t)i;
+    for (size_t i = to - m + 1; i-- > from;) { TRY(i) }
   }
-  return -1;
+#undef TRY
+  return ctx_work(c, (uint64_t)tried * (m + 8), WORK_BYTE) ? -2 : r;
 }
 
 /* The code point index of byte offset off in s. */
@@ -213,7 +224,8 @@ static int find_common(Interp *I, const Args *a, const char *name, bool reverse,
   int64_t r = -1;
   if (start <= end) {
     size_t from = cp_offset(self, start), to = cp_offset(self, end);
-    int64_t at = find_bytes(self->s, from, to, sub->s, sub->len, reverse);
+    int64_t at = find_bytes(interp_ctx(I), self->s, from, to, sub->s, sub->len, reverse);
+    if (at == -2) return -1;
     if (at >= 0) r = cp_index(self, (size_t)at);
   }
   if (r < 0 && raise) return IERR_VALUE(I, "substring not found");
@@ -236,8 +248,10 @@ static int str_count(Interp *I, const Args *a, Value *out) {
   if (start > end) { *out = v_int(0); return 0; }
   size_t from = cp_offset(self, start), to = cp_offset(self, end);
   if (sub->len == 0) { *out = v_int(end - start + 1); return 0; }
-  for (int64_t at; (at = find_bytes(self->s, from, to, sub->s, sub->len, false)) >= 0; n++)
+  int64_t at;
+  for (; (at = find_bytes(interp_ctx(I), self->s, from, to, sub->s, sub->len, false)) >= 0; n++)
     from = (size_t)at + sub->len;
+  if (at == -2) return -1;
   *out = v_int(n);
   return 0;
 }
@@ -277,6 +291,7 @@ static int str_endswith(Interp *I, const Args *a, Value *out) { return affix_com
 /* ---- splitting and joining ---------------------------------------------------------------------- */
 
 static int push_piece(Interp *I, Value list, const char *p, size_t n) {
+  if (ctx_work(interp_ctx(I), 1, WORK_OBJECT) || ctx_work(interp_ctx(I), n, WORK_BYTE)) return -1;
   Value v = value_str(I, p, n);
   if (v.type == V_UNDEF) return -1;
   return list_append(I, list, v);
@@ -299,25 +314,30 @@ static int split_common(Interp *I, const Args *a, bool reverse, Value *out) {
   if (sep) {
     if (!reverse) {
       size_t from = 0;
-      int64_t at;
-      while (maxsplit != 0 && (at = find_bytes(t, from, n, sep->s, sep->len, false)) >= 0 && rc == 0) {
+      int64_t at = -1;
+      while (maxsplit != 0 && rc == 0 &&
+             (at = find_bytes(interp_ctx(I), t, from, n, sep->s, sep->len, false)) >= 0) {
         rc = push_piece(I, list, t + from, (size_t)at - from);
         from = (size_t)at + sep->len;
         if (maxsplit > 0) maxsplit--;
       }
+      if (rc == 0 && at == -2) rc = -1;
       if (rc == 0) rc = push_piece(I, list, t + from, n - from);
     } else {
       size_t to = n;
-      int64_t at;
-      while (maxsplit != 0 && (at = find_bytes(t, 0, to, sep->s, sep->len, true)) >= 0 && rc == 0) {
+      int64_t at = -1;
+      while (maxsplit != 0 && rc == 0 &&
+             (at = find_bytes(interp_ctx(I), t, 0, to, sep->s, sep->len, true)) >= 0) {
         rc = push_piece(I, list, t + at + sep->len, to - (size_t)at - sep->len);
         to = (size_t)at;
         if (maxsplit > 0) maxsplit--;
       }
+      if (rc == 0 && at == -2) rc = -1;
       if (rc == 0) rc = push_piece(I, list, t, to);
     }
   } else {   /* runs of whitespace; no empty strings */
     size_t i = 0;
+    rc = ctx_work(interp_ctx(I), n, WORK_ELEMENT);   /* the scan, decoding UTF-8 */
     if (!reverse) {
       while (rc == 0) {
         size_t j = i;
@@ -434,7 +454,8 @@ static int partition_common(Interp *I, const Args *a, bool reverse, Value *out) 
   if (s[0].type != V_STR) return IERR_TYPE(I, "must be str, not %s", value_type_name(s[0]));
   sep = as_str(s[0]);
   if (sep->len == 0) return IERR_VALUE(I, "empty separator");
-  int64_t at = find_bytes(self->s, 0, self->len, sep->s, sep->len, reverse);
+  int64_t at = find_bytes(interp_ctx(I), self->s, 0, self->len, sep->s, sep->len, reverse);
+  if (at == -2) return -1;
   Value t = value_tuple(I, 3);
   if (t.type == V_UNDEF) return -1;
   Value *it = as_list(t)->items;
@@ -529,7 +550,8 @@ static int str_replace(Interp *I, const Args *a, Value *out) {
     return new_str(I, &b, out);
   }
   for (int64_t done = 0; count < 0 || done < count; done++) {
-    int64_t at = find_bytes(t, from, n, old->s, old->len, false);
+    int64_t at = find_bytes(interp_ctx(I), t, from, n, old->s, old->len, false);
+    if (at == -2) { buf_free(&b); return -1; }
     if (at < 0) break;
     buf_putn(&b, t + from, (size_t)at - from);
     buf_putn(&b, rep->s, rep->len);
@@ -557,6 +579,20 @@ static int affix_remove(Interp *I, const Args *a, bool suffix, Value *out) {
 static int str_removeprefix(Interp *I, const Args *a, Value *out) { return affix_remove(I, a, false, out); }
 static int str_removesuffix(Interp *I, const Args *a, Value *out) { return affix_remove(I, a, true, out); }
 
+/* count copies of the fill character fill (fl bytes of UTF-8): the room taken at once, so that
+   a width of 2**62 is one MemoryError instead of a loop that outlives the memory. */
+static void put_fill(Buf *b, const char *fill, size_t fl, int64_t count) {
+  size_t bytes, at = b->n;
+  if (!size_bytes(count, fl, &bytes)) {
+    if (!b->failed) ERR_MEMORY(b->ctx, "Unable to allocate %lld characters", (long long)count);
+    b->failed = true;
+    return;
+  }
+  buf_fill(b, fill[0], bytes);
+  if (!b->failed && fl > 1)
+    for (size_t k = 0; k < bytes; k += fl) memcpy(b->p + at + k, fill, fl);
+}
+
 /* center / ljust / rjust(width, fillchar=' ') */
 static int justify(Interp *I, const Args *a, const char *name, char how, Value *out) {
   Value s[2];
@@ -577,9 +613,9 @@ static int justify(Interp *I, const Args *a, const char *name, char how, Value *
   if (how == '^' && (total & 1) && (width & 1)) left++;   /* CPython's centering */
   Buf b;
   buf_init(&b, interp_ctx(I));
-  for (int64_t k = 0; k < left; k++) buf_putn(&b, fill, fl);
+  put_fill(&b, fill, fl, left);
   buf_putn(&b, self->s, self->len);
-  for (int64_t k = left; k < total; k++) buf_putn(&b, fill, fl);
+  put_fill(&b, fill, fl, total - left);
   return new_str(I, &b, out);
 }
 static int str_center(Interp *I, const Args *a, Value *out) { return justify(I, a, "center", '^', out); }
@@ -597,7 +633,7 @@ static int str_zfill(Interp *I, const Args *a, Value *out) {
   buf_init(&b, interp_ctx(I));
   size_t lead = self->len && (self->s[0] == '+' || self->s[0] == '-');
   buf_putn(&b, self->s, lead);
-  for (int64_t k = n; k < width; k++) buf_putc(&b, '0');
+  put_fill(&b, "0", 1, width - n);
   buf_putn(&b, self->s + lead, self->len - lead);
   return new_str(I, &b, out);
 }
@@ -608,6 +644,8 @@ static int str_expandtabs(Interp *I, const Args *a, Value *out) {
   int64_t tab = 8, col = 0;
   if (args_parse(I, a, "expandtabs", "tabsize=", s)) return -1;
   if (s[0].type != V_UNDEF && value_to_int(I, s[0], &tab)) return -1;
+  if (tab > INT32_MAX || tab < INT32_MIN)   /* CPython's tabsize is a C int */
+    return ERR_OVERFLOW(interp_ctx(I), "Python int too large to convert to C int");
   Buf b;
   buf_init(&b, interp_ctx(I));
   size_t i = 0;
@@ -615,7 +653,7 @@ static int str_expandtabs(Interp *I, const Args *a, Value *out) {
     size_t k = i;
     uint32_t c = utf8_next(self->s, self->len, &k);
     if (c == '\t') {
-      if (tab > 0) { int64_t sp = tab - col % tab; for (int64_t q = 0; q < sp; q++) buf_putc(&b, ' '); col += sp; }
+      if (tab > 0) { int64_t sp = tab - col % tab; put_fill(&b, " ", 1, sp); col += sp; }
     } else {
       buf_putn(&b, self->s + i, k - i);
       col = c == '\n' || c == '\r' ? 0 : col + 1;

@@ -239,7 +239,7 @@ static Value seq_new(Interp *I, VType type, int64_t n) {
   List *l = obj_new(I, type, sizeof(List));
   if (!l) return v_undef();
   int64_t cap = n < 4 ? 4 : n;
-  l->items = ctx_malloc(&I->ctx, (size_t)cap * sizeof(Value));
+  l->items = ctx_malloc_n(&I->ctx, cap, sizeof(Value));
   if (!l->items) { ctx_free(&I->ctx, l, sizeof(List)); return v_undef(); }
   l->cap = cap; l->n = n;
   for (int64_t i = 0; i < n; i++) l->items[i] = v_none();
@@ -253,9 +253,9 @@ Value value_tuple(Interp *I, int64_t n) { return seq_new(I, V_TUPLE, n); }
 int list_append(Interp *I, Value list, Value item) {
   List *l = as_list(list);
   if (l->n == l->cap) {
-    int64_t ncap = l->cap * 2;
-    Value *p = ctx_realloc(&I->ctx, l->items, (size_t)l->cap * sizeof(Value),
-                           (size_t)ncap * sizeof(Value));
+    int64_t ncap;
+    if (size_mul(l->cap, 2, &ncap)) ncap = -1;   /* ctx_realloc_n's MemoryError */
+    Value *p = ctx_realloc_n(&I->ctx, l->items, l->cap, ncap, sizeof(Value));
     if (!p) { value_decref(item); return -1; }
     l->items = p; l->cap = ncap;
   }
@@ -388,7 +388,7 @@ static void repr_seq(Interp *I, Buf *b, Value v, int depth, const ReprStack *st)
     if (p->o == v.o) { buf_puts(b, tuple ? "(...)" : "[...]"); return; }
   ReprStack here = {v.o, st};
   buf_putc(b, tuple ? '(' : '[');
-  for (int64_t i = 0; i < l->n; i++) {
+  for (int64_t i = 0; i < l->n && !b->failed; i++) {
     if (i) buf_puts(b, ", ");
     repr_at(I, b, l->items[i], depth + 1, &here);
   }
@@ -409,11 +409,12 @@ static void repr_at(Interp *I, Buf *b, Value v, int depth, const ReprStack *st) 
     b->failed = true;
     return;
   }
+  size_t start = b->n;
   switch (v.type) {
   case V_NONE: buf_puts(b, "None"); break;
   case V_BOOL: buf_puts(b, v.b ? "True" : "False"); break;
   case V_INT: buf_printf(b, "%lld", (long long)v.i); break;
-  case V_FLOAT: fmt_pyfloat(b, v.f); break;
+  case V_FLOAT: buf_work(b, 1, WORK_REPR_FLOAT); fmt_pyfloat(b, v.f); break;
   case V_ELLIPSIS: buf_puts(b, "Ellipsis"); break;
   case V_DTYPE: fmt_dtype_repr(b, v.dt); break;
   case V_BUILTIN: buf_printf(b, "<function %s>", v.bi->name); break;
@@ -448,11 +449,18 @@ static void repr_at(Interp *I, Buf *b, Value v, int depth, const ReprStack *st) 
   case V_CFUNC: buf_printf(b, "<built-in function %s>", ((CFunc *)v.o)->name); break;
   default: buf_puts(b, "<undefined>"); break;
   }
+  /* an item of a sequence costs an object; tensors charged their characters themselves */
+  if (v.type != V_TENSOR && b->n > start)
+    buf_work(b, v.type == V_LIST || v.type == V_TUPLE ? 1 : b->n - start,
+             v.type == V_LIST || v.type == V_TUPLE ? WORK_OBJECT : WORK_CHAR);
 }
 
 void value_to_string(Interp *I, Buf *b, Value v) {
   switch (v.type) {
-  case V_STR: buf_putn(b, as_str(v)->s, as_str(v)->len); break;
+  case V_STR:
+    buf_putn(b, as_str(v)->s, as_str(v)->len);
+    buf_work(b, as_str(v)->len, WORK_BYTE);
+    break;
   case V_TENSOR: fmt_str(b, v.t, &I->ctx.print); break;
   case V_DTYPE: buf_puts(b, dtype_name(v.dt)); break;
   default: value_repr(I, b, v); break;
@@ -460,6 +468,21 @@ void value_to_string(Interp *I, Buf *b, Value v) {
 }
 
 static int equal_at(Interp *I, Value a, Value b, bool *eq, int depth);
+
+/* What numpy.dtype(v) gives for a dtype's == and !=: a name ("float64", "f8", "?"), the
+   Python types int, float and bool, or None (float64); false when v is none of these
+   (dtype.__eq__ is then False, not an error). */
+static bool dtype_of_operand(Value v, DType *out) {
+  if (v.type == V_DTYPE) { *out = v.dt; return true; }
+  if (v.type == V_NONE) { *out = TSR_FLOAT64; return true; }
+  if (v.type == V_STR) return dtype_from_name(as_str(v)->s, out) == 0;
+  if (v.type != V_BUILTIN) return false;
+  if (strcmp(v.bi->name, "int") == 0) *out = TSR_INT64;
+  else if (strcmp(v.bi->name, "float") == 0) *out = TSR_FLOAT64;
+  else if (strcmp(v.bi->name, "bool") == 0) *out = TSR_BOOL;
+  else return false;
+  return true;
+}
 
 int value_equal(Interp *I, Value a, Value b, bool *eq) { return equal_at(I, a, b, eq, 0); }
 
@@ -479,17 +502,26 @@ static int equal_at(Interp *I, Value a, Value b, bool *eq, int depth) {
     }
     return 0;
   }
+  if (a.type == V_DTYPE || b.type == V_DTYPE) {
+    DType x, y;
+    *eq = dtype_of_operand(a, &x) && dtype_of_operand(b, &y) && x == y;
+    return 0;
+  }
   if (a.type != b.type) { *eq = false; return 0; }
   switch (a.type) {
   case V_NONE: case V_ELLIPSIS: *eq = true; return 0;
-  case V_STR: *eq = as_str(a)->len == as_str(b)->len &&
-                    memcmp(as_str(a)->s, as_str(b)->s, as_str(a)->len) == 0; return 0;
+  case V_STR:
+    *eq = as_str(a)->len == as_str(b)->len;
+    if (*eq && ctx_work(&I->ctx, as_str(a)->len, WORK_BYTE)) return -1;
+    *eq = *eq && memcmp(as_str(a)->s, as_str(b)->s, as_str(a)->len) == 0;
+    return 0;
   case V_DTYPE: *eq = a.dt == b.dt; return 0;
   case V_LIST: case V_TUPLE: {
     List *x = as_list(a), *y = as_list(b);
     if (x == y) { *eq = true; return 0; }   /* Python compares identical items as equal */
     if (x->n != y->n) { *eq = false; return 0; }
     for (int64_t i = 0; i < x->n; i++) {
+      if (ctx_work(&I->ctx, 1, WORK_OBJECT)) return -1;
       if (x->items[i].type == V_TENSOR || y->items[i].type == V_TENSOR) {
         int t = 0;
         /* NumPy scalars inside sequences compare by value */
@@ -572,8 +604,13 @@ static int check_tree(Interp *I, Value v, int depth, ArrayBuild *ab) {
   if (v.type == V_LIST || v.type == V_TUPLE) {
     List *l = as_list(v);
     if (depth >= ab->ndim || l->n != ab->shape[depth]) return ragged(I, depth, ab);
-    for (int64_t i = 0; i < l->n; i++)
+    for (int64_t i = 0; i < l->n; i++) {
+      /* this pass and the fill: charged per 4096 items */
+      if ((i & 4095) == 0 &&
+          ctx_work(&I->ctx, (uint64_t)(l->n - i < 4096 ? l->n - i : 4096), WORK_OBJECT))
+        return -1;
       if (check_tree(I, l->items[i], depth + 1, ab) < 0) return -1;
+    }
     return 0;
   }
   if (v.type == V_TENSOR) {

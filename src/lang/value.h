@@ -191,7 +191,8 @@ RT_HIDDEN Ctx *interp_ctx(Interp *I);
 RT_HIDDEN int interp_call(Interp *I, Value fn, const Args *a, Value *out);
 /* The operators on any two values, as the evaluator runs them: a OP b for op one of OP_ADD ..
    OP_BITXOR (interp_binary) or OP_LT .. OP_IS_NOT (interp_compare; a tensor comparison is an
-   array of bools).  *out gets a new reference.  0, or -1 with Python's TypeError. */
+   array of bools; charged WORK_OBJECT to the step budget).  *out gets a new reference.  0,
+   or -1 with Python's TypeError (or the step budget's error). */
 RT_HIDDEN int interp_binary(Interp *I, int op, Value a, Value b, Value *out);
 RT_HIDDEN int interp_compare(Interp *I, int op, Value a, Value b, Value *out);
 /* -a, +a, ~a, not a (op OP_NEG, OP_POS, OP_INVERT, OP_NOT). */
@@ -204,7 +205,8 @@ RT_HIDDEN int format_object(Interp *I, Buf *b, Value v, const char *spec, size_t
 RT_HIDDEN int format_percent(Interp *I, Value fmt, Value args, Value *out);
 /* Iteration over a list, tuple, str, range or tensor (its first axis): the number of items,
    and item i (new reference).  TypeError "'float' object is not iterable" for the others, and
-   for NumPy scalars; "iteration over a 0-d array".  0 or -1. */
+   for NumPy scalars; "iteration over a 0-d array".  interp_iter_item charges WORK_OBJECT to
+   the step budget.  0 or -1. */
 RT_HIDDEN int interp_iter_len(Interp *I, Value v, int64_t *len);
 /* obj.name and obj[key] as the evaluator runs them (new reference in *out).  0 or -1. */
 RT_HIDDEN int interp_getattr(Interp *I, Value obj, const char *name, Value *out);

@@ -122,11 +122,6 @@ static int arg_int(Interp *I, Value v, const char *what, int64_t *out) {
   return value_to_int(I, v, out);
 }
 
-static int64_t floordiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-
 static int randrange(Interp *I, Value start_v, Value stop_v, Value step_v, Value *out) {
   int64_t start, stop, step = 1, width;
   if (arg_int(I, start_v, "arg 1", &start)) return -1;
@@ -145,9 +140,10 @@ static int randrange(Interp *I, Value start_v, Value stop_v, Value step_v, Value
                       (long long)stop, (long long)width);
   }
   if (step == 0) return IERR_VALUE(I, "zero step for randrange()");
-  int64_t n = step > 0 ? floordiv(width + step - 1, step) : floordiv(width + step + 1, step);
-  if (n <= 0) return IERR_VALUE(I, "empty range for randrange()");
-  *out = v_int(start + step * (int64_t)randbelow(I, (uint64_t)n));
+  /* Python's ceiling division, without the overflow of width + step - 1 */
+  uint64_t n = progression_count(start, stop, step);
+  if (n == 0) return IERR_VALUE(I, "empty range for randrange()");
+  *out = v_int(progression_item(start, step, randbelow(I, n)));
   return 0;
 }
 
@@ -194,6 +190,9 @@ static int rnd_shuffle(Interp *I, const Args *a, Value *out) {
   if (interp_iter_len(I, x, &n)) return -1;
   Ctx *c = interp_ctx(I);
   for (int64_t i = n - 1; i >= 1; i--) {
+    if (((n - 1 - i) & 4095) == 0 &&   /* the step budget: a draw and a swap, per 4096 */
+        ctx_work(c, (uint64_t)(i < 4096 ? i : 4096), WORK_SAMPLE))
+      return -1;
     int64_t j = (int64_t)randbelow(I, (uint64_t)i + 1);
     if (x.type == V_LIST) {
       Value *it = as_list(x)->items, t = it[i];
@@ -236,6 +235,7 @@ static int rnd_sample(Interp *I, const Args *a, Value *out) {
     return IERR_TYPE(I, "tsr: sample(counts=) is not supported yet");
   if (seq_len(I, s[0], &n) || value_to_int(I, s[1], &k)) return -1;
   if (k < 0 || k > n) return IERR_VALUE(I, "Sample larger than population or is negative");
+  if (ctx_work(c, (uint64_t)k * 2, WORK_SAMPLE)) return -1;   /* draws, rejections, items */
   Value res = value_list(I, k);
   if (res.type == V_UNDEF) return -1;
   Value *r = as_list(res)->items;
@@ -294,6 +294,7 @@ static int rnd_choices(Interp *I, const Args *a, Value *out) {
   bool has_w = s[1].type != V_UNDEF && s[1].type != V_NONE;
   bool has_cum = s[2].type != V_UNDEF && s[2].type != V_NONE;
   if (has_w && has_cum) return IERR_TYPE(I, "Cannot specify both weights and cumulative weights");
+  if (ctx_work(c, (uint64_t)(k > 0 ? k : 0) * 2 + (uint64_t)n, WORK_SAMPLE)) return -1;
   Value res = value_list(I, k > 0 ? k : 0);
   if (res.type == V_UNDEF) return -1;
   Value *r = as_list(res)->items;

@@ -56,7 +56,7 @@ static int arange_fill(Ctx *c, Tensor *t, int64_t n) {
     case TSR_FLOAT32: fill_float(p, lo, hi); break;
     case TSR_FLOAT64: fill_double(p, lo, hi); break;
     }
-    if (ctx_poll(c, (uint64_t)(hi - lo) / 4096)) return -1;
+    if (ctx_work(c, hi - lo, WORK_ELEMENT)) return -1;
   }
   return 0;
 }
@@ -99,14 +99,12 @@ Tensor *create_arange_i64(Ctx *c, int64_t start, int64_t stop, int64_t step, DTy
     ERR_ZERODIV(c, "division by zero");
     return NULL;
   }
-  int64_t n = 0;
-  if (step > 0 && stop > start) {
-    uint64_t span = (uint64_t)stop - (uint64_t)start;
-    n = (int64_t)((span - 1) / (uint64_t)step + 1);
-  } else if (step < 0 && stop < start) {
-    uint64_t span = (uint64_t)start - (uint64_t)stop, ustep = (uint64_t)0 - (uint64_t)step;
-    n = (int64_t)((span - 1) / ustep + 1);
+  uint64_t count = progression_count(start, stop, step);
+  if (count > (uint64_t)INT64_MAX) {
+    ERR_VALUE(c, "Maximum allowed size exceeded");
+    return NULL;
   }
+  int64_t n = (int64_t)count;
   Tensor *t = tensor_empty(c, dt, 1, &n);
   if (!t) return NULL;
   size_t sz = dtype_size(dt);
@@ -145,7 +143,7 @@ Tensor *create_linspace(Ctx *c, double start, double stop, int64_t num, bool end
     if (dtype_is_int(dt)) y = floor(y);
     dtype_set_f64(dt, p + (size_t)i * sz, y);
   }
-  if (ctx_poll(c, (uint64_t)num / 4096)) {
+  if (ctx_work(c, num, WORK_ELEMENT)) {
     tensor_release(t);
     return NULL;
   }
@@ -164,7 +162,10 @@ Tensor *create_eye(Ctx *c, int64_t n, int64_t m, int64_t k, DType dt) {
   if (!t) return NULL;
   size_t sz = dtype_size(dt);
   char *p = tensor_data(t);
-  for (int64_t i = k < 0 ? -k : 0; i < n && i + k < m; i++)
-    dtype_set_i64(dt, p + (size_t)(i * m + i + k) * sz, 1);
+  /* the diagonal is (i, i + k) for max(0, -k) <= i < min(n, m - k): none when k <= -n or
+     k >= m (tested first, so that -k and i + k cannot overflow) */
+  if (k > -n && k < m)
+    for (int64_t i = k < 0 ? -k : 0; i < n && i + k < m; i++)
+      dtype_set_i64(dt, p + (size_t)(i * m + i + k) * sz, 1);
   return t;
 }

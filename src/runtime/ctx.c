@@ -78,6 +78,51 @@ void ctx_free(Ctx *c, void *p, size_t n) {
   c->mem_used -= n;
 }
 
+/* The MemoryError of an array of n items whose byte count cannot be had. */
+static void *oom_items(Ctx *c, int64_t n, size_t size) {
+  if (c->status == TSR_OK)
+    ERR_MEMORY(c, "Unable to allocate %lld items of %zu bytes", (long long)n, size);
+  return NULL;
+}
+
+void *ctx_malloc_n(Ctx *c, int64_t n, size_t size) {
+  size_t bytes;
+  return size_bytes(n, size, &bytes) ? ctx_malloc(c, bytes) : oom_items(c, n, size);
+}
+
+void *ctx_calloc_n(Ctx *c, int64_t n, size_t size) {
+  size_t bytes;
+  return size_bytes(n, size, &bytes) ? ctx_calloc(c, bytes) : oom_items(c, n, size);
+}
+
+void *ctx_realloc_n(Ctx *c, void *p, int64_t old_n, int64_t new_n, size_t size) {
+  size_t old_bytes, new_bytes;
+  if (!size_bytes(old_n, size, &old_bytes) || !size_bytes(new_n, size, &new_bytes))
+    return oom_items(c, new_n, size);
+  return ctx_realloc(c, p, old_bytes, new_bytes);
+}
+
+void ctx_free_n(Ctx *c, void *p, int64_t n, size_t size) {
+  ctx_free(c, p, (size_t)n * size);   /* n * size was checked when p was allocated */
+}
+
+int shape_count(int ndim, const int64_t *shape, size_t itemsize, int64_t *count) {
+  int64_t n = itemsize ? (int64_t)itemsize : 1;
+  bool zero = false;
+  for (int i = 0; i < ndim; i++) {
+    if (shape[i] < 0) return -1;
+    if (shape[i] == 0) zero = true;
+    else if (size_mul(n, shape[i], &n)) return -1;
+  }
+  *count = zero ? 0 : n / (itemsize ? (int64_t)itemsize : 1);
+  return 0;
+}
+
+int err_too_big(Ctx *c) {
+  return ERR_VALUE(c, "array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
+                      "maximum possible size.");
+}
+
 /* Aligned blocks keep, just before the aligned address, the raw pointer and the byte count
    given to ctx_malloc (a cached block may be larger than asked for). */
 #define ALIGN 64
@@ -218,7 +263,7 @@ void ctx_clear(Ctx *c) {
 }
 
 int ctx_poll(Ctx *c, uint64_t work) {
-  c->steps += work;
+  if (__builtin_add_overflow(c->steps, work, &c->steps)) c->steps = UINT64_MAX;
   if (c->interrupted) {
     c->interrupted = 0;
     c->status = TSR_OK;   /* an interrupt replaces any pending error */
@@ -229,6 +274,15 @@ int ctx_poll(Ctx *c, uint64_t work) {
                    "evaluation exceeded the step budget of %llu steps",
                    (unsigned long long)c->max_steps);
   return 0;
+}
+
+int ctx_work(Ctx *c, uint64_t n, unsigned rate) {
+  uint64_t units;
+  if (__builtin_mul_overflow(n, (uint64_t)rate, &units) ||
+      __builtin_add_overflow(units, c->work, &units))
+    units = UINT64_MAX;
+  c->work = units % WORK_PER_STEP;
+  return ctx_poll(c, units / WORK_PER_STEP);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -242,6 +296,7 @@ void buf_free(Buf *b) {
 
 static bool buf_reserve(Buf *b, size_t extra) {
   if (b->failed) return false;
+  if (extra > SIZE_MAX / 2 - b->n - 1) { b->failed = true; oom(b->ctx, extra); return false; }
   if (b->n + extra + 1 <= b->cap) return true;
   size_t cap = b->cap ? b->cap : 64;
   while (cap < b->n + extra + 1) {
@@ -263,6 +318,13 @@ void buf_putn(Buf *b, const char *s, size_t n) {
 
 void buf_puts(Buf *b, const char *s) { buf_putn(b, s, strlen(s)); }
 
+void buf_fill(Buf *b, char ch, size_t n) {
+  if (!buf_reserve(b, n)) return;
+  memset(b->p + b->n, ch, n);
+  b->n += n;
+  b->p[b->n] = 0;
+}
+
 void buf_putc(Buf *b, char ch) { buf_putn(b, &ch, 1); }
 
 void buf_printf(Buf *b, const char *fmt, ...) {
@@ -278,6 +340,12 @@ void buf_printf(Buf *b, const char *fmt, ...) {
   vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
   va_end(ap);
   b->n += (size_t)k;
+}
+
+bool buf_work(Buf *b, uint64_t n, unsigned rate) {
+  if (b->failed) return false;
+  if (ctx_work(b->ctx, n, rate)) b->failed = true;
+  return !b->failed;
 }
 
 const char *buf_str(Buf *b) { return b->p && !b->failed ? b->p : ""; }

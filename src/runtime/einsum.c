@@ -985,7 +985,8 @@ static int contract_pair(Ctx *c, Op *A, Op *B, LSet keep, Op *res) {
     if (fl && nbatch >= 2 && work <= BATCH_GEMM_MAX && pool_width(c, nbatch, 1) > 1 &&
         blas_serial_begin()) {
       BatchGemm bg = {dt, g, nb, C->shape, sa_, sb_, M * N * isz};
-      int prc = pool_parallel_for_polled(c, nbatch, 1, batch_gemm_task, &bg, (int64_t)work);
+      int prc = pool_parallel_for_polled(c, nbatch, 1, batch_gemm_task, &bg,
+                                        (int64_t)work * WORK_FLOP);
       blas_serial_end();
       if (prc) goto done;
       nbatch = 0;   /* all done */
@@ -995,7 +996,7 @@ static int contract_pair(Ctx *c, Op *A, Op *B, LSet keep, Op *res) {
       g.C += M * N * isz;
       acc += work;
       if (acc >= 1u << 20) {
-        if (ctx_poll(c, acc / 4096)) goto done;
+        if (ctx_work(c, acc, WORK_FLOP)) goto done;
         acc = 0;
       }
       for (int d = nb - 1; d >= 0; d--) {
@@ -1007,7 +1008,7 @@ static int contract_pair(Ctx *c, Op *A, Op *B, LSet keep, Op *res) {
         idx[d] = 0;
       }
     }
-    if (ctx_poll(c, acc / 4096)) goto done;
+    if (ctx_work(c, acc, WORK_FLOP)) goto done;
   }
   res->t = C;
   res->plus_zero = fl && !(M == 1 && N == 1);   /* a dot may return its one product's -0.0 */

@@ -128,6 +128,24 @@ static void digits_shortest(double v, bool f32, int max_digits, Digits *D) {
   while (D->n > 1 && D->d[D->n - 1] == '0') D->n--;
 }
 
+static char digit_at(const Digits *D, int i) { return i >= 0 && i < D->n ? D->d[i] : '0'; }
+
+/* Did rounding |v| to the digits D go up (D is not a prefix of |v|'s exact digits)?  Dragon4
+   in unique mode then ends at the digit the carry reached: no trailing zeros. */
+static bool rounded_up(double v, const Digits *D) {
+  Digits L;
+  if (D->n == 1 && D->d[0] == '0') return false;
+  digits_sci(v, false, PREC_MAX, &L);
+  if (L.exp != D->exp) return true;
+  for (int i = 0; i < D->n; i++)
+    if (digit_at(&L, i) != D->d[i]) return true;
+  return false;
+}
+
+static void strip_zeros(Digits *D) {
+  while (D->n > 1 && D->d[D->n - 1] == '0') D->n--;
+}
+
 /* Chooses the digits of v as Dragon4 does (positional or scientific): unique mode gives the
    shortest round-trip digits, cut at `precision` fractional digits (-1: no cutoff) and
    extended with exact digits to at least `min_digits` (<= precision when both are given);
@@ -147,6 +165,11 @@ static int choose_digits(double v, bool f32, bool sci, bool unique, int precisio
     /* The digits at the cutoff: when they do not round-trip, the shortest digits are longer
        and the cutoff applies; otherwise the shortest digits are no longer than they are. */
     bool exact = sci ? digits_sci(v, f32, precision, D) : digits_fixed(v, f32, precision, D);
+    if (!exact && rounded_up(v, D)) {
+      strip_zeros(D);
+      int k = sci ? D->n - 1 : D->n - 1 - D->exp;
+      return k < min_digits ? min_digits : k < 0 ? 0 : k;
+    }
     if (!exact) return precision;
     while (D->n > 1 && D->d[D->n - 1] == '0') D->n--;
     if (D->n < max_digits) max_digits = D->n;
@@ -161,7 +184,6 @@ static int choose_digits(double v, bool f32, bool sci, bool unique, int precisio
   return k;
 }
 
-static char digit_at(const Digits *D, int i) { return i >= 0 && i < D->n ? D->d[i] : '0'; }
 
 /* Trim modes of Dragon4: 'k' keep everything, '.' drop trailing zeros but keep the point,
    '0' drop trailing zeros but keep one ("1.0"), '-' drop trailing zeros and the point. */
@@ -288,6 +310,7 @@ void fmt_dtype_repr(Buf *b, DType dt) {
 typedef void (*ElemVisit)(void *ud, const char *p);
 
 typedef struct Walk {
+  Buf *b;                      /* the output: each visit is charged to its Ctx */
   const Tensor *t;
   bool summary;
   int64_t edge;
@@ -300,19 +323,23 @@ static void walk_axis(const Walk *w, int axis, int64_t off) {
   const Tensor *t = w->t;
   if (axis == t->ndim) {
     w->visit(w->ud, t->storage->data + off * (int64_t)w->itemsize);
+    buf_work(w->b, 1, WORK_DIGITS);
     return;
   }
   int64_t n = t->shape[axis], st = t->strides[axis];
   if (w->summary && w->edge > 0 && n > 2 * w->edge) {
-    for (int64_t i = 0; i < w->edge; i++) walk_axis(w, axis + 1, off + i * st);
-    for (int64_t i = n - w->edge; i < n; i++) walk_axis(w, axis + 1, off + i * st);
+    for (int64_t i = 0; i < w->edge && !w->b->failed; i++) walk_axis(w, axis + 1, off + i * st);
+    for (int64_t i = n - w->edge; i < n && !w->b->failed; i++)
+      walk_axis(w, axis + 1, off + i * st);
   } else {
-    for (int64_t i = 0; i < n; i++) walk_axis(w, axis + 1, off + i * st);
+    for (int64_t i = 0; i < n && !w->b->failed; i++) walk_axis(w, axis + 1, off + i * st);
   }
 }
 
-static void walk(const Tensor *t, bool summary, int64_t edge, ElemVisit visit, void *ud) {
-  Walk w = { t, summary, edge, dtype_size(t->dtype), visit, ud };
+/* Visits the shown elements of t in C order (stops early once b has failed). */
+static void walk(Buf *b, const Tensor *t, bool summary, int64_t edge, ElemVisit visit,
+                 void *ud) {
+  Walk w = { b, t, summary, edge, dtype_size(t->dtype), visit, ud };
   walk_axis(&w, 0, t->offset);
 }
 
@@ -390,12 +417,12 @@ static void float_measure_visit(void *ud, const char *p) {
 }
 
 /* NumPy's FloatingFormat.fillFormat over the shown elements of t. */
-static void float_format_fill(FloatFormat *f, const Tensor *t, bool summary,
+static void float_format_fill(Buf *b, FloatFormat *f, const Tensor *t, bool summary,
                               const PrintOptions *po) {
   FloatStats s;
   memset(&s, 0, sizeof s);
   s.f32 = t->dtype == TSR_FLOAT32;
-  walk(t, summary, po->edgeitems, float_stats_visit, &s);
+  walk(b, t, summary, po->edgeitems, float_stats_visit, &s);
 
   int prec = po->precision < 0 ? 0 : po->precision > PREC_MAX ? PREC_MAX : po->precision;
   f->f32 = s.f32;
@@ -421,7 +448,7 @@ static void float_format_fill(FloatFormat *f, const Tensor *t, bool summary,
     f->trim = fixed ? 'k' : '.';
     f->min_digits = 0;
     s.ff = f;
-    walk(t, summary, po->edgeitems, float_measure_visit, &s);
+    walk(b, t, summary, po->edgeitems, float_measure_visit, &s);
     if (f->exp_format) {
       f->exp_size = s.max_exp;
       f->trim = 'k';
@@ -489,11 +516,11 @@ static void int_stats_visit(void *ud, const char *p) {
 
 /* NumPy's IntegerFormat: every element right-aligned to the width of the longer of str(max)
    and str(min) over the shown elements. */
-static int int_format_width(const Tensor *t, bool summary, const PrintOptions *po) {
+static int int_format_width(Buf *out, const Tensor *t, bool summary, const PrintOptions *po) {
   IntStats s;
   memset(&s, 0, sizeof s);
   s.dt = t->dtype;
-  walk(t, summary, po->edgeitems, int_stats_visit, &s);
+  walk(out, t, summary, po->edgeitems, int_stats_visit, &s);
   char a[32], b[32];
   int na, nb;
   if (dtype_is_unsigned(t->dtype)) {
@@ -506,13 +533,14 @@ static int int_format_width(const Tensor *t, bool summary, const PrintOptions *p
   return na > nb ? na : nb;
 }
 
-static void elem_format_init(ElemFormat *ef, const Tensor *t, bool summary,
+/* The common format of t's shown elements; the passes over them are charged to b's Ctx. */
+static void elem_format_init(Buf *b, ElemFormat *ef, const Tensor *t, bool summary,
                              const PrintOptions *po) {
   memset(ef, 0, sizeof *ef);
   ef->dt = t->dtype;
   ef->zero_d = t->ndim == 0;
-  if (dtype_is_float(t->dtype)) float_format_fill(&ef->ff, t, summary, po);
-  else if (dtype_is_int(t->dtype)) ef->int_width = int_format_width(t, summary, po);
+  if (dtype_is_float(t->dtype)) float_format_fill(b, &ef->ff, t, summary, po);
+  else if (dtype_is_int(t->dtype)) ef->int_width = int_format_width(b, t, summary, po);
 }
 
 /* Formats the element at p with the common format into out (ELEM_MAX bytes). */
@@ -541,6 +569,7 @@ typedef struct Printer {
   const Tensor *t;
   size_t itemsize;
   size_t line_start;
+  size_t charged;              /* b->n when characters were last charged */
   bool summary;
   int64_t edge;
   const char *sep;             /* ", " (repr) or " " (str) */
@@ -576,10 +605,16 @@ static void extend_line(Printer *pr, const char *word, size_t len, int64_t width
   buf_putn(b, word, len);
 }
 
+/* Prints one element, charging it (WORK_DIGITS) and the characters written since the last
+   one (WORK_CHAR). */
 static void print_elem(Printer *pr, int64_t off, int64_t width, int64_t hang) {
+  if (pr->b->failed) return;   /* out of memory, budget or time: nothing more to format */
   char out[ELEM_MAX];
   size_t n = elem_format(&pr->ef, pr->t->storage->data + off * (int64_t)pr->itemsize, out);
   extend_line(pr, out, n, width, hang);
+  if (buf_work(pr->b, 1, WORK_DIGITS) && pr->b->n > pr->charged)
+    buf_work(pr->b, pr->b->n - pr->charged, WORK_CHAR);
+  pr->charged = pr->b->n;
 }
 
 /* Before a sub-block: the hanging indent, except for the first, which follows the '['. */
@@ -609,7 +644,7 @@ static void print_axis(Printer *pr, int axis, int64_t off, int64_t hang, int64_t
   buf_putc(b, '[');
   if (axes_left == 1) {
     int64_t elem_width = width - (pr->sep_rstrip_len > 1 ? (int64_t)pr->sep_rstrip_len : 1);
-    for (int64_t i = 0; i < lead; i++) {
+    for (int64_t i = 0; i < lead && !b->failed; i++) {
       print_elem(pr, off + i * st, elem_width, hang);
       buf_putn(b, pr->sep, pr->sep_len);
     }
@@ -617,14 +652,14 @@ static void print_axis(Printer *pr, int axis, int64_t off, int64_t hang, int64_t
       extend_line(pr, "...", 3, elem_width, hang);
       buf_putn(b, pr->sep, pr->sep_len);
     }
-    for (int64_t i = trail; i > 1; i--) {
+    for (int64_t i = trail; i > 1 && !b->failed; i--) {   /* stops once b has failed */
       print_elem(pr, off + (n - i) * st, elem_width, hang);
       buf_putn(b, pr->sep, pr->sep_len);
     }
     print_elem(pr, off + (n - 1) * st, elem_width, hang);
   } else {
     bool first = true;
-    for (int64_t i = 0; i < lead; i++) {
+    for (int64_t i = 0; i < lead && !b->failed; i++) {
       block_start(pr, &first, hang);
       print_axis(pr, axis + 1, off + i * st, hang + 1, width - 1);
       block_end(pr, axes_left);
@@ -634,7 +669,7 @@ static void print_axis(Printer *pr, int axis, int64_t off, int64_t hang, int64_t
       buf_puts(b, "...");
       block_end(pr, axes_left);
     }
-    for (int64_t i = trail; i > 1; i--) {
+    for (int64_t i = trail; i > 1 && !b->failed; i--) {
       block_start(pr, &first, hang);
       print_axis(pr, axis + 1, off + (n - i) * st, hang + 1, width - 1);
       block_end(pr, axes_left);
@@ -656,13 +691,14 @@ static size_t array2string(Buf *b, const Tensor *t, const PrintOptions *po, cons
   pr.t = t;
   pr.itemsize = dtype_size(t->dtype);
   pr.line_start = line_start;
+  pr.charged = b->n;
   pr.summary = tensor_size(t) > po->threshold;
   pr.edge = po->edgeitems < 0 ? 0 : po->edgeitems;
   pr.sep = sep;
   pr.sep_len = strlen(sep);
   pr.sep_rstrip_len = pr.sep_len;
   while (pr.sep_rstrip_len > 0 && sep[pr.sep_rstrip_len - 1] == ' ') pr.sep_rstrip_len--;
-  elem_format_init(&pr.ef, t, pr.summary, po);
+  elem_format_init(b, &pr.ef, t, pr.summary, po);
   print_axis(&pr, 0, t->offset, prefix_len + 1, width);
   return pr.line_start;
 }
@@ -702,7 +738,7 @@ void fmt_repr_class(Buf *b, Tensor *t, const PrintOptions *po, const char *class
   if (t->ndim == 0) {
     char out[ELEM_MAX];
     ElemFormat ef;
-    elem_format_init(&ef, t, false, po);
+    elem_format_init(b, &ef, t, false, po);
     buf_putn(b, out, elem_format(&ef, tensor_data(t), out));
   } else if (size > 0)
     line_start = array2string(b, t, po, ", ", line_start, prefix_len,
@@ -738,7 +774,7 @@ void fmt_array2string(Buf *b, Tensor *t, const PrintOptions *po, const char *sep
   if (t->ndim == 0) {
     char out[ELEM_MAX];
     ElemFormat ef;
-    elem_format_init(&ef, t, false, po);
+    elem_format_init(b, &ef, t, false, po);
     buf_putn(b, out, elem_format(&ef, tensor_data(t), out));
     return;
   }
@@ -770,7 +806,7 @@ void fmt_float_dragon4(Buf *b, double v, const Dragon4Options *o) {
       digits_shortest(v, o->f32, max_digits, &D);
       if (precision >= 0 && D.n > precision) {
         digits_sci(v, o->f32, precision > 0 ? precision - 1 : 0, &D);
-        while (D.n > 1 && D.d[D.n - 1] == '0') D.n--;
+        if (rounded_up(v, &D)) strip_zeros(&D);
       }
       F = D.n - 1 - D.exp;
     } else {

@@ -74,7 +74,7 @@ RT_HIDDEN InnerLoop ufunc_unary_loop(UnaryUfunc op, DType ct);
 /* From ufunc.c, for floating-point error reports (fperr.c): does the ufunc report the flags
    its loops raise (arithmetic and transcendental functions do; comparisons, min/max and
    bitwise ops do not)?  ufunc_binary_fpname is the name NumPy 1.24 puts in the message for
-   op on operands a and b with loop dtype ct: "divide" for true_divide, "scalar NAME" when
+   op on operands a and b with loop dtype ct: its name, "scalar NAME" when
    both are NumPy/Python scalars, "square"/"reciprocal"/"sqrt" for an array to the power
    2/-1/0.5.  It returns a static string or buf (size bytes). */
 RT_HIDDEN bool ufunc_binary_reports(BinaryUfunc op);

@@ -272,8 +272,8 @@ static int adv_prepare(Ctx *c, Plan *p, AdvGeom *g, const Tensor *target) {
       return -1;
     }
   }
-  g->bsize = 1;
-  for (int i = 0; i < g->bnd; i++) g->bsize *= g->bshape[i];
+  /* index arrays broadcast to a shape with too many elements (two 2**62-element views) */
+  if (shape_count(g->bnd, g->bshape, 1, &g->bsize) < 0) return err_too_big(c);
 
   for (int k = 0; k < p->nadv; k++) {
     AdvIndex *a = &p->adv[k];
@@ -371,7 +371,7 @@ static int gather1(Ctx *c, Tensor *t, const Plan *p, const AdvGeom *g, Tensor *r
     default: GATHER1_CHECKED(uint64_t); break;
     }
     if (bad >= 0) return oob(c, ix[bad], p->adv[0].taxis, size);
-    return ctx_poll(c, (uint64_t)n / 4096);
+    return ctx_work(c, n, WORK_ELEMENT);
   }
   switch (dtype_size(t->dtype)) {
   case 1: GATHER1_LOOP(uint8_t); break;
@@ -379,7 +379,7 @@ static int gather1(Ctx *c, Tensor *t, const Plan *p, const AdvGeom *g, Tensor *r
   case 4: GATHER1_LOOP(uint32_t); break;
   default: GATHER1_LOOP(uint64_t); break;
   }
-  return ctx_poll(c, (uint64_t)n / 4096);
+  return ctx_work(c, n, WORK_ELEMENT);
 }
 
 /* For each position b of the index shape, copies the block of rest dims between the view of
@@ -428,7 +428,7 @@ static int adv_walk(Ctx *c, Tensor *t, const Plan *p, const AdvGeom *g, Tensor *
     }
     done += rest_size;
     if (done >= 65536) {
-      if (ctx_poll(c, (uint64_t)done / 4096) < 0) return -1;
+      if (ctx_work(c, done, WORK_ELEMENT) < 0) return -1;
       done = 0;
     }
     for (int d = g->bnd - 1; d >= 0; d--) {   /* advance b's coordinates on the r side */
@@ -481,7 +481,7 @@ static Tensor *mask_select(Ctx *c, Tensor *t, Tensor *mask) {
     for (int64_t i = 0; i < n; i++)
       if (mp[i]) { memcpy(rp, tp + (size_t)i * block, block); rp += block; }
   }
-  if (ctx_poll(c, (uint64_t)(n * inner) / 4096) < 0) { tensor_release(r); r = NULL; }
+  if (ctx_work(c, n * inner, WORK_ELEMENT) < 0) { tensor_release(r); r = NULL; }
 done:
   tensor_release(m);
   return r;
@@ -505,6 +505,27 @@ bool index_is_element(const Tensor *t, const IndexItem *items, int n) {
   return true;
 }
 
+/* The tensor an advanced index reads into, laid out as NumPy lays it out: the index dims B
+   first, then the rest dims, in C order, seen with B moved to its place among the rest dims
+   (after g->npre of them), so x[:, [0, 2]] has strides (8, 24).  New reference or NULL. */
+static Tensor *adv_result(Ctx *c, DType dt, const AdvGeom *g) {
+  if (g->npre == 0) return tensor_empty(c, dt, g->rnd, g->res_shape);
+  int64_t shape[TSR_MAXDIMS], strides[TSR_MAXDIMS];
+  int r = 0;
+  for (int d = 0; d < g->bnd; d++) shape[r++] = g->bshape[d];
+  for (int d = 0; d < g->nrest; d++) shape[r++] = g->rshape[d];
+  Tensor *buf = tensor_empty(c, dt, g->rnd, shape);
+  if (!buf) return NULL;
+  /* result dim k: the rest dims before B, then B, then the other rest dims */
+  r = 0;
+  for (int d = 0; d < g->npre; d++) strides[r++] = buf->strides[g->bnd + d];
+  for (int d = 0; d < g->bnd; d++) strides[r++] = buf->strides[d];
+  for (int d = g->npre; d < g->nrest; d++) strides[r++] = buf->strides[g->bnd + d];
+  Tensor *v = tensor_view(buf, g->rnd, g->res_shape, strides, 0);
+  tensor_release(buf);
+  return v;
+}
+
 /* x[items]: a view for basic indexing (a 0-d copy when integers select a single element and
    no Ellipsis is present, as NumPy returns a scalar then); a copy for advanced indexing. */
 Tensor *index_get(Ctx *c, Tensor *t, const IndexItem *items, int n) {
@@ -524,8 +545,7 @@ Tensor *index_get(Ctx *c, Tensor *t, const IndexItem *items, int n) {
     goto done;
   }
   if (adv_prepare(c, &p, &g, NULL) < 0) goto done;
-  r = tensor_empty(c, t->dtype, g.rnd, g.res_shape);
-  if (!r) goto done;
+  if (!(r = adv_result(c, t->dtype, &g))) goto done;
   if (adv_walk(c, t, &p, &g, r, false) < 0) { tensor_release(r); r = NULL; }
 done:
   plan_free(&p);

@@ -139,7 +139,7 @@ int io_read_all(Ctx *c, const char *path, bool gunzip, Buf *out) {
     size_t got;
     while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
       buf_putn(out, chunk, got);
-      if (out->failed || ctx_poll(c, got / 4096)) break;
+      if (out->failed || ctx_work(c, got, WORK_ELEMENT)) break;
     }
     bool error = ferror(f) != 0;
     fclose(f);
@@ -158,7 +158,7 @@ int io_read_all(Ctx *c, const char *path, bool gunzip, Buf *out) {
   int got;
   while ((got = gzread(g, chunk, sizeof chunk)) > 0) {
     buf_putn(out, chunk, (size_t)got);
-    if (out->failed || ctx_poll(c, (uint64_t)got / 4096)) break;
+    if (out->failed || ctx_work(c, got, WORK_ELEMENT)) break;
   }
   int zerr = Z_OK;
   const char *why = got < 0 ? gzerror(g, &zerr) : NULL;
@@ -178,7 +178,7 @@ int io_write_all(Ctx *c, const char *path, bool gzip, const char *data, size_t n
       size_t k = n - done > READ_CHUNK ? READ_CHUNK : n - done;
       ok = fwrite(data + done, 1, k, f) == k;
       done += k;
-      if (ok && ctx_poll(c, k / 4096)) { fclose(f); return -1; }
+      if (ok && ctx_work(c, k, WORK_ELEMENT)) { fclose(f); return -1; }
     }
     if (fclose(f) != 0) ok = false;
   } else {
@@ -225,7 +225,7 @@ static bool read_full(Ctx *c, gzFile f, char *dst, uint64_t n, bool *interrupted
     if (got <= 0) return false;
     dst += got;
     n -= (uint64_t)got;
-    if (ctx_poll(c, (uint64_t)got / 4096)) { *interrupted = true; return false; }
+    if (ctx_work(c, got, WORK_ELEMENT)) { *interrupted = true; return false; }
   }
   return true;
 }

@@ -128,7 +128,7 @@ int iter_run(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux) {
   if (n == 0) {   /* 0-d or all size-1: one element */
     for (int k = 0; k < nop; k++) steps[k] = 0;
     loop(data, steps, 1, aux);
-    return ctx_poll(c, 0);
+    return ctx_work(c, 1, WORK_ELEMENT);
   }
 
   int64_t inner = w.shape[0], done = 0;
@@ -142,7 +142,7 @@ int iter_run(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux) {
       loop(ptr, steps, m, aux);
       done += m;
       if (done >= ITER_CHUNK) {
-        if (ctx_poll(c, (uint64_t)done / 4096) < 0) return -1;
+        if (ctx_work(c, done, WORK_ELEMENT) < 0) return -1;
         done = 0;
       }
     }
@@ -156,7 +156,7 @@ int iter_run(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux) {
     }
     if (d >= n) break;
   }
-  return 0;
+  return ctx_work(c, (uint64_t)done, WORK_ELEMENT);   /* the last chunk's elements */
 }
 
 int iter_run_parallel(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *aux) {
@@ -180,7 +180,7 @@ int iter_run_parallel_from(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, 
   /* a walk whose outermost dim is too short to split runs its inner dims in chunks */
   if (w.n > 1 && outer < 2 * (int64_t)c->nthreads) return iter_run(c, nop, ops, loop, aux);
   if (w.n == 1) grain = ITER_PAR_GRAIN;
-  return pool_parallel_for_polled(c, outer, grain, walk_task, &w, per);
+  return pool_parallel_for_polled(c, outer, grain, walk_task, &w, per * WORK_ELEMENT);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -350,5 +350,5 @@ int iter_run_staged(Ctx *c, int nop, Tensor *const *ops, InnerLoop loop, void *a
   }
   ctx_free_aligned(c, st->bufs, total);
   ctx_free(c, st, sizeof *st);
-  return ctx_poll(c, (uint64_t)tensor_size(ops[0]) / 4096);
+  return ctx_work(c, tensor_size(ops[0]), WORK_ELEMENT);
 }

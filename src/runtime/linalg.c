@@ -259,7 +259,7 @@ Tensor *linalg_matmul(Ctx *c, Tensor *a, Tensor *b) {
     for (int64_t n = 0; n < nb; n++) {
       m.A = pa; m.B = pb; m.C = pc;
       linalg_product(dt, &m, row);
-      if (ctx_poll(c, (uint64_t)(M * N * (K + 1)) / 4096)) goto fail;
+      if (ctx_work(c, M * N * (K + 1), WORK_FLOP)) goto fail;
       pc += M * N * isz;
       for (int d = nbatch - 1; d >= 0; d--) {
         pa += sa[d]; pb += sb[d];
@@ -291,11 +291,12 @@ static bool dot_blasable(const Tensor *t) {
          t->shape[0] <= 1 || t->shape[1] <= 1;
 }
 
-/* numpy.dot(a, b): a scalar operand multiplies; otherwise the sum over the last axis of a and
-   the second-to-last of b (the only one of a 1-d b).  Result shape a.shape[:-1] +
-   b.shape[:-2] + b.shape[-1:].  ValueError "shapes (2,3) and (2,3) not aligned: 3 (dim 1) !=
-   2 (dim 0)".  Returns a new tensor or NULL. */
-Tensor *linalg_dot(Ctx *c, Tensor *a, Tensor *b) {
+/* numpy.dot(a, b) but for the zeros of its scalar case (linalg_dot): a scalar operand
+   multiplies; otherwise the sum over the last axis of a and the second-to-last of b (the only
+   one of a 1-d b).  Result shape a.shape[:-1] + b.shape[:-2] + b.shape[-1:].  ValueError
+   "shapes (2,3) and (2,3) not aligned: 3 (dim 1) != 2 (dim 0)".  Returns a new tensor or
+   NULL. */
+static Tensor *dot_product(Ctx *c, Tensor *a, Tensor *b) {
   Tensor *ca = NULL, *cb = NULL, *out = NULL;
   uint64_t *row = NULL;
   size_t row_bytes = 0;
@@ -353,7 +354,7 @@ Tensor *linalg_dot(Ctx *c, Tensor *a, Tensor *b) {
     row_bytes = (size_t)(m.M > m.N ? m.M : m.N) * sizeof *row;
     if (dtype_is_int(dt) && !(row = ctx_malloc(c, row_bytes))) goto fail;
     linalg_product(dt, &m, row);
-    if (ctx_poll(c, (uint64_t)(m.M * m.N * (K + 1)) / 4096)) goto fail;
+    if (ctx_work(c, m.M * m.N * (K + 1), WORK_FLOP)) goto fail;
     goto done;
   }
   /* N-d: NumPy takes one dot product per output element. */
@@ -376,8 +377,8 @@ Tensor *linalg_dot(Ctx *c, Tensor *a, Tensor *b) {
         pc += isz;
         work += (uint64_t)K + 1;
         if (work >= 65536) {
-          if (ctx_poll(c, work / 4096)) goto fail;
-          work %= 4096;
+          if (ctx_work(c, work, WORK_FLOP)) goto fail;
+          work = 0;
         }
         int d = nbo - 1;
         for (; d >= 0; d--) {
@@ -398,7 +399,7 @@ Tensor *linalg_dot(Ctx *c, Tensor *a, Tensor *b) {
       }
       if (d < 0) break;
     }
-    if (ctx_poll(c, work / 4096)) goto fail;
+    if (ctx_work(c, work, WORK_FLOP)) goto fail;
   }
 done:
   if (row) ctx_free(c, row, row_bytes);
@@ -411,4 +412,35 @@ fail:
   release(cb);
   release(out);
   return NULL;
+}
+
+/* Is t a single element to NumPy's BLAS dot (0-d, (1,) or (1, 1))? */
+static bool dot_scalar_shaped(const Tensor *t) {
+  return t->ndim == 0 || (t->ndim <= 2 && tensor_size(t) == 1 && t->shape[0] == 1);
+}
+
+Tensor *linalg_dot(Ctx *c, Tensor *a, Tensor *b) {
+  Tensor *r = dot_product(c, a, b);
+  if (!r || !dtype_is_float(r->dtype) || a->ndim > 2 || b->ndim > 2 ||
+      !(dot_scalar_shaped(a) || dot_scalar_shaped(b)))
+    return r;
+  int64_t n = tensor_size(r);
+  if (n == 1 && tensor_size(a) == 1 && tensor_size(b) == 1) {
+    double p = dtype_get_f64(a->dtype, tensor_data(a)) * dtype_get_f64(b->dtype, tensor_data(b));
+    if (p == 0) dtype_set_f64(r->dtype, tensor_data(r), p);
+  } else if (n > 1) {
+    char *d = tensor_data(r);   /* C-contiguous: dot_product's own result */
+    size_t sz = dtype_size(r->dtype);
+    for (int64_t i = 0; i < n; i++)
+      if (dtype_get_f64(r->dtype, d + i * sz) == 0) dtype_set_f64(r->dtype, d + i * sz, 0.0);
+  }
+  return r;
+}
+
+Tensor *linalg_vdot(Ctx *c, Tensor *a, Tensor *b) {
+  Tensor *fa = tensor_ravel(c, a), *fb = fa ? tensor_ravel(c, b) : NULL, *r = NULL;
+  if (fb) r = dot_product(c, fa, fb);
+  if (fa) tensor_release(fa);
+  if (fb) tensor_release(fb);
+  return r;
 }

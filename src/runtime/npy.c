@@ -147,7 +147,7 @@ static int sink_write(Ctx *c, Sink *s, const char *p, size_t n) {
     }
     p += k;
     n -= k;
-    if (ctx_poll(c, k / 4096)) return -1;
+    if (ctx_work(c, k, WORK_ELEMENT)) return -1;
   }
   return 0;
 }
@@ -429,7 +429,7 @@ static size_t read_some(Ctx *c, FILE *f, char *dst, size_t n, bool *interrupted)
     size_t got = fread(dst + done, 1, want, f);
     done += got;
     if (got < want) break;
-    if (ctx_poll(c, got / 4096)) { *interrupted = true; break; }
+    if (ctx_work(c, got, WORK_ELEMENT)) { *interrupted = true; break; }
   }
   return done;
 }
@@ -612,7 +612,7 @@ static int load_npz(Ctx *c, const char *path, FILE *f, NpyMembers *m) {
     zip_int64_t got;
     while ((got = zip_fread(zf, chunk, sizeof chunk)) > 0) {
       buf_putn(&b, chunk, (size_t)got);
-      if (b.failed || ctx_poll(c, (uint64_t)got / 4096)) { rc = -1; break; }
+      if (b.failed || ctx_work(c, got, WORK_ELEMENT)) { rc = -1; break; }
     }
     if (got < 0 && rc == 0)
       rc = ERR_VALUE(c, "bad .npz file '%s': member '%s': %s", path, name, zip_file_strerror(zf));
@@ -891,7 +891,7 @@ Tensor *npy_loadtxt(Ctx *c, const char *path, const NpyLoadtxtOptions *o) {
     }
     if (data.failed) goto done;
     rows++;
-    if (ctx_poll(c, (uint64_t)ncols / 4096)) goto done;
+    if (ctx_work(c, ncols, WORK_ELEMENT)) goto done;
   }
   if (ncols < 0) ncols = 1;
   /* shape (rows, ncols), squeezed when ndmin < 2, then padded to ndmin */

@@ -168,6 +168,12 @@ void partition_lane(DType dt, char *lane, int64_t n, const int64_t *kth, int nkt
   select_lane(dt, lane, NULL, n, kth, nkth);
 }
 
+uint64_t partition_work(int64_t n, int64_t nkth) {
+  uint64_t levels = 3;
+  while (nkth > 1) { levels++; nkth = (nkth + 1) / 2; }
+  return (uint64_t)n * levels;
+}
+
 static int cmp_i64(const void *a, const void *b) {
   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
   return (x > y) - (x < y);
@@ -212,6 +218,12 @@ Tensor *tensor_partition(Ctx *c, Tensor *t, const int64_t *kth_in, int nkth, int
     const char *lane = src + l * n * isz;
     for (int64_t i = 0; i < n; i++) ix[i] = i;
     if (n > 0) select_lane(t->dtype, (void *)lane, ix, n, kth, nkth);
+    if (ctx_work(c, partition_work(n, nkth), WORK_COMPARE)) {
+      ctx_free(c, ix, ixb);
+      tensor_release(r);
+      r = NULL;
+      goto done;
+    }
     if (arg) {
       memcpy(dst + l * n * 8, ix, (size_t)n * 8);
     } else {

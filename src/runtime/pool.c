@@ -175,7 +175,7 @@ int pool_parallel_for_polled(Ctx *c, int64_t n, int64_t grain, PoolTask task, vo
     int64_t m = n - lo < round ? n - lo : round;
     Shifted sh = {task, arg, lo};
     pool_parallel_for(c, m, grain, shifted_task, &sh);
-    if (ctx_poll(c, (uint64_t)(m * work_per_item) / 4096)) return -1;
+    if (ctx_work(c, (uint64_t)(m * work_per_item), 1)) return -1;
   }
   return 0;
 }

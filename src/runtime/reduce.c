@@ -391,7 +391,7 @@ static int fast_reduce(Ctx *c, Fast *f, int64_t csz) {
       int64_t grain = RED_PAR_GRAIN / (total / p->n[best]) + 1;
       if (pool_width(c, p->n[best], grain) > 1) {
         return pool_parallel_for_polled(c, p->n[best], grain, fast_task, f,
-                                        total / p->n[best]);
+                                        total / p->n[best] * WORK_ELEMENT);
       }
     } else if (best < 0 && p->nd == 1 && f->partials) {
       /* rounds of ROUND_CHUNKS chunks: bounded scratch, and a poll after each round */
@@ -410,7 +410,7 @@ static int fast_reduce(Ctx *c, Fast *f, int64_t csz) {
         for (int64_t i = 0; i < m; i++) memcpy(q.acc + i * csz, init, (size_t)csz);
         pool_parallel_for(c, m, RED_PAR_GRAIN / CHUNK, partials_task, &q);
         for (int64_t i = 0; i < m; i++) f->k(q.acc + i * csz, csz, f->out, 0, 1);
-        rc = ctx_poll(c, (uint64_t)(m * CHUNK) / 4096);
+        rc = ctx_work(c, m * CHUNK, WORK_ELEMENT);
       }
       ctx_free(c, q.acc, (size_t)((rchunks + 1) * csz));
       return rc;
@@ -425,7 +425,7 @@ static int fast_reduce(Ctx *c, Fast *f, int64_t csz) {
   for (int64_t lo = 0; lo < p->n[0]; lo += step) {
     ns[0] = p->n[0] - lo < step ? p->n[0] - lo : step;
     fast_run(f, f->in + lo * p->is[0], f->out + lo * p->os[0], ns);
-    if (ctx_poll(c, (uint64_t)(ns[0] * per) / 4096)) return -1;
+    if (ctx_work(c, ns[0] * per, WORK_ELEMENT)) return -1;
   }
   return 0;
 }
@@ -449,7 +449,7 @@ static int gather_sum(Ctx *c, const Plan *p, const char *in, DType in_dt, char *
     }
     work += (uint64_t)n;
     if (work >= POLL_EVERY) {
-      if (ctx_poll(c, work / 4096)) return -1;
+      if (ctx_work(c, work, WORK_ELEMENT)) return -1;
       work %= 4096;
     }
     int d = nd - 2;
@@ -462,7 +462,7 @@ static int gather_sum(Ctx *c, const Plan *p, const char *in, DType in_dt, char *
     if (d < 0) break;
   }
   if (fill) k(tmp, csz, out, 0, fill);
-  return ctx_poll(c, work / 4096);
+  return ctx_work(c, work, WORK_ELEMENT);
 }
 
 /* Runs kernel k over the plan: every innermost run is cut into chunks of at most CHUNK
@@ -488,7 +488,7 @@ static int plan_run(Ctx *c, const Plan *p, const char *in, DType in_dt, char *ou
       }
       work += (uint64_t)m;   /* poll per chunk: one long run must stop on an interrupt too */
       if (work >= POLL_EVERY) {
-        if (ctx_poll(c, work / 4096)) return -1;
+        if (ctx_work(c, work, WORK_ELEMENT)) return -1;
         work %= 4096;
       }
     }
@@ -503,7 +503,7 @@ static int plan_run(Ctx *c, const Plan *p, const char *in, DType in_dt, char *ou
     }
     if (d < 0) break;
   }
-  return ctx_poll(c, work / 4096);
+  return ctx_work(c, work, WORK_ELEMENT);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -535,6 +535,14 @@ static DType sum_dtype(DType d) {
 static DType acc_dtype(DType sdt) {
   if (dtype_is_float(sdt)) return sdt;
   return dtype_is_unsigned(sdt) ? TSR_UINT64 : TSR_INT64;
+}
+
+/* Must the elements (of dtype dt) be cast to the sum's dtype sdt before they are added in
+   acc_dtype(sdt)?  For bool (logical sums) and for floats summed in a narrower integer, whose
+   out-of-range casts differ from a cast through the 64-bit accumulator (NumPy casts each
+   element to sdt). */
+static bool cast_first(DType dt, DType sdt) {
+  return dt != sdt && (sdt == TSR_BOOL || (dtype_is_float(dt) && acc_dtype(sdt) != sdt));
 }
 
 /* Fills the C-contiguous accumulator a with the identity (or the starting value) of op. */
@@ -730,7 +738,7 @@ static Tensor *arg_reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int 
       int64_t w = lo + k(d + lo * esz, m, esz);
       if (lo == 0) best = w;
       else if (w != best && k(d + best * esz, 2, (w - best) * esz) == 1) best = w;
-      if (ctx_poll(c, (uint64_t)m / 4096)) { release(src); tensor_release(out); return NULL; }
+      if (ctx_work(c, m, WORK_ELEMENT)) { release(src); tensor_release(out); return NULL; }
     }
     *(int64_t *)tensor_data(out) = best;
     tensor_release(src);
@@ -745,7 +753,7 @@ static Tensor *arg_reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int 
     else if (keepdims) oshape[ond++] = 1;
   }
   int64_t n = t->shape[ax];
-  if (n == 0 && osize > 0) goto empty;
+  if (n == 0) goto empty;   /* even when the result is empty too, as NumPy */
   if (!(out = tensor_empty(c, TSR_INT64, ond, oshape))) return NULL;
   {
     int64_t isz = (int64_t)dtype_size(t->dtype), s = t->strides[ax] * isz;
@@ -756,7 +764,7 @@ static Tensor *arg_reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int 
       o[j] = k(p, n, s);
       work += (uint64_t)n;
       if (work >= POLL_EVERY) {
-        if (ctx_poll(c, work / 4096)) goto fail;
+        if (ctx_work(c, work, WORK_ELEMENT)) goto fail;
         work %= 4096;
       }
       for (int d = nd - 1; d >= 0; d--) {
@@ -812,8 +820,7 @@ Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes, bool
   case RED_PROD: {
     DType sdt = dtype >= 0 ? (DType)dtype : sum_dtype(t->dtype);
     src = t;
-    if (sdt == TSR_BOOL && t->dtype != TSR_BOOL && !(src = tensor_astype(c, t, TSR_BOOL)))
-      return NULL;
+    if (cast_first(t->dtype, sdt) && !(src = tensor_astype(c, t, sdt))) return NULL;
     bool check = fp_checked(c, acc_dtype(sdt));
     acc = reduce_into(c, op, src, red, keepdims, acc_dtype(sdt));
     if (src != t) tensor_release(src);
@@ -828,10 +835,20 @@ Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes, bool
     DType sdt = dtype >= 0 ? (DType)dtype : dtype_is_float(t->dtype) ? t->dtype : TSR_FLOAT64;
     int64_t n = reduced_count(t, red);
     bool check = fp_checked(c, acc_dtype(sdt));
-    acc = reduce_into(c, RED_SUM, t, red, keepdims, acc_dtype(sdt));
+    src = t;
+    if (cast_first(t->dtype, sdt) && !(src = tensor_astype(c, t, sdt))) return NULL;
+    acc = reduce_into(c, RED_SUM, src, red, keepdims, acc_dtype(sdt));
+    if (src != t) tensor_release(src);
     if (acc && check) acc = fp_done(c, acc, "reduce");
     if (!acc) return NULL;
-    if (!dtype_is_float(acc->dtype)) {         /* integer mean: divide in float64, cast back */
+    if (!dtype_is_float(acc->dtype)) {
+      /* integer mean: the sum wraps in sdt (the elements were cast to it), then NumPy's
+         true_divide divides in float64 and the result is cast back */
+      if (acc->dtype != sdt) {
+        res = tensor_astype(c, acc, sdt);
+        tensor_release(acc);
+        if (!(acc = res)) return NULL;
+      }
       res = tensor_astype(c, acc, TSR_FLOAT64);
       tensor_release(acc);
       if (!(acc = res)) return NULL;
@@ -845,10 +862,11 @@ Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes, bool
   case RED_MAX:
   case RED_MIN:
     if (tensor_size(t) == 0) {
-      int64_t oshape[TSR_MAXDIMS], osize = 1;
-      int ond = out_shape(t, red, false, oshape);
-      for (int i = 0; i < ond; i++) osize *= oshape[i];
-      if (osize > 0) {
+      /* NumPy's rule: a reduced axis of length 0, even when the result is empty too
+         (zeros((0, 0)).max(axis=0) fails, zeros((2, 0, 3)).max(axis=(0, 2)) is empty) */
+      bool empty_axis = false;
+      for (int i = 0; i < t->ndim; i++) empty_axis |= red[i] && t->shape[i] == 0;
+      if (empty_axis) {
         ERR_VALUE(c, "zero-size array to reduction operation %s which has no identity",
                   op == RED_MAX ? "maximum" : "minimum");
         return NULL;
@@ -861,20 +879,6 @@ Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes, bool
   default:
     ERR_VALUE(c, "unknown reduction");
     return NULL;
-  }
-}
-
-/* Orders t's axes by |stride|, largest first (ties keep the logical order): the layout NumPy
-   gives a temporary computed elementwise from t (order 'K'). */
-static void memory_order(const Tensor *t, int *ord) {
-  for (int i = 0; i < t->ndim; i++) ord[i] = i;
-  for (int i = 1; i < t->ndim; i++) {
-    int ax = ord[i], j = i;
-    while (j > 0 && abs64(t->strides[ord[j - 1]]) < abs64(t->strides[ax])) {
-      ord[j] = ord[j - 1];
-      j--;
-    }
-    ord[j] = ax;
   }
 }
 
@@ -911,7 +915,7 @@ static int squared_deviations(Ctx *c, Tensor *t, Tensor *mean, Tensor *x, char *
         sqdev_f64((const double *)tmp, m, mp + s * ms, ms, xp + s * xs, xs);
       work += (uint64_t)m;   /* poll per chunk, as plan_run */
       if (work >= POLL_EVERY) {
-        if (ctx_poll(c, work / 4096)) return -1;
+        if (ctx_work(c, work, WORK_ELEMENT)) return -1;
         work %= 4096;
       }
     }
@@ -927,20 +931,91 @@ static int squared_deviations(Ctx *c, Tensor *t, Tensor *mean, Tensor *x, char *
     }
     if (d < 0) break;
   }
-  return ctx_poll(c, work / 4096);
+  return ctx_work(c, work, WORK_ELEMENT);
+}
+
+/* s / n in place as NumPy's true_divide(s, n, out=s, casting='unsafe'): in s's dtype for
+   floats, else in float64 and cast back.  Returns s, or NULL (s released). */
+static Tensor *divide_unsafe(Ctx *c, Tensor *s, int64_t n) {
+  if (dtype_is_float(s->dtype)) {
+    divide_by_count(s, n);
+    return s;
+  }
+  Tensor *f = tensor_astype(c, s, TSR_FLOAT64), *r = NULL;
+  if (f) {
+    divide_by_count(f, n);
+    r = tensor_astype(c, f, s->dtype);
+    tensor_release(f);
+  }
+  tensor_release(s);
+  return r;
+}
+
+/* numpy.var / std of t in a dtype dt that is not its default, step for step as NumPy's _var:
+   mean = sum(t, dtype=dt, keepdims) / n (cast back to dt); x = t - mean in the promoted
+   dtype of the two; x *= x; sum(x, dtype=dt) / max(n - ddof, 0) cast to dt.  For std, the
+   square root in floating point, cast back to an integer dt only for a scalar (0-d) result:
+   NumPy's sqrt(ret, out=ret) refuses an integer array. */
+static Tensor *var_in_dtype(Ctx *c, Tensor *t, const int *axes, int naxes, bool keepdims,
+                            int64_t n, int ddof, bool take_sqrt, DType dt) {
+  Tensor *mean = NULL, *x = NULL, *ret = NULL;
+  if (!(mean = reduce(c, RED_SUM, t, axes, naxes, true, (int)dt)) ||
+      !(mean = divide_unsafe(c, mean, n)) ||
+      !(x = ufunc_binary(c, UF_SUBTRACT, t, mean, NULL)) ||
+      !ufunc_binary(c, UF_MULTIPLY, x, x, x))
+    goto fail;
+  tensor_release(x);   /* ufunc_binary's new reference to out */
+  if (!(ret = reduce(c, RED_SUM, x, axes, naxes, keepdims, (int)dt)) ||
+      !(ret = divide_unsafe(c, ret, n - ddof > 0 ? n - ddof : 0)))
+    goto fail;
+  if (take_sqrt && dtype_is_float(dt)) {
+    int64_t m = tensor_size(ret);
+    char *p = tensor_data(ret);
+    for (int64_t i = 0; i < m; i++) {
+      if (dt == TSR_FLOAT32) ((float *)p)[i] = sqrtf(((float *)p)[i]);
+      else ((double *)p)[i] = sqrt(((double *)p)[i]);
+    }
+  } else if (take_sqrt) {
+    if (ret->ndim > 0) {   /* the loop NumPy's sqrt picks for the integer dtype */
+      size_t sz = dtype_size(dt);
+      ERR_OUTPUT_CAST(c, "sqrt", sz == 1 ? "float16" : sz == 2 ? "float32" : "float64",
+                      dtype_name(dt));
+      goto fail;
+    }
+    Tensor *f = tensor_astype(c, ret, TSR_FLOAT64);
+    if (!f) goto fail;
+    double *p = (double *)tensor_data(f);
+    p[0] = sqrt(p[0]);
+    tensor_release(ret);
+    ret = tensor_astype(c, f, dt);
+    tensor_release(f);
+    if (!ret) goto fail;
+  }
+  tensor_release(mean);
+  tensor_release(x);
+  return ret;
+fail:
+  release(mean);
+  release(x);
+  release(ret);
+  return NULL;
 }
 
 /* numpy.var / numpy.std (take_sqrt) of t over axes with ddof, computed as NumPy's _var does:
    the mean (a keepdims sum divided in the array's dtype), the squared deviations in a
    temporary laid out like t, their sum, divided by max(n - ddof, 0).  float64 for integer and
-   bool input, else t's dtype.  Returns a new tensor or NULL. */
+   bool input, else t's dtype; another dtype (var_in_dtype) as NumPy's dtype=.  Returns a new
+   tensor or NULL. */
 Tensor *reduce_var(Ctx *c, Tensor *t, const int *axes, int naxes, bool keepdims, int ddof,
-                   bool take_sqrt) {
+                   bool take_sqrt, int dtype) {
   bool red[TSR_MAXDIMS];
   Tensor *mean = NULL, *xs = NULL, *x = NULL, *ret = NULL;
   char *tmp = NULL;
   if (axes_mask(c, t->ndim, axes, naxes, red)) return NULL;
   DType sdt = dtype_is_float(t->dtype) ? t->dtype : TSR_FLOAT64;
+  if (dtype >= 0 && (DType)dtype != sdt)
+    return var_in_dtype(c, t, axes, naxes, keepdims, reduced_count(t, red), ddof, take_sqrt,
+                        (DType)dtype);
   size_t sz = dtype_size(sdt);
   int64_t n = reduced_count(t, red);
 
@@ -956,7 +1031,7 @@ Tensor *reduce_var(Ctx *c, Tensor *t, const int *axes, int naxes, bool keepdims,
   {
     int ord[TSR_MAXDIMS];
     int64_t pshape[TSR_MAXDIMS], pstr[TSR_MAXDIMS], xstr[TSR_MAXDIMS];
-    memory_order(t, ord);
+    tensor_memory_order(t, ord);
     for (int i = 0; i < t->ndim; i++) pshape[i] = t->shape[ord[i]];
     if (!(xs = tensor_empty(c, sdt, t->ndim, pshape))) goto fail;
     strides_c_order(t->ndim, pshape, pstr);
@@ -1038,7 +1113,7 @@ static int accumulate_polled(Ctx *c, char *data, int64_t esz, int64_t outer, int
     for (int64_t o = 0; o < outer; o += g) {
       int64_t m = outer - o < g ? outer - o : g;
       fn(data + o * block * esz, m, n, inner, mul);
-      if (ctx_poll(c, (uint64_t)(m * block) / 4096)) return -1;
+      if (ctx_work(c, m * block, WORK_ELEMENT)) return -1;
     }
     return 0;
   }
@@ -1048,7 +1123,7 @@ static int accumulate_polled(Ctx *c, char *data, int64_t esz, int64_t outer, int
     for (int64_t lo = 0; lo < n; lo += rows) {
       int64_t hi = n - lo < rows ? n : lo + rows, start = lo ? lo - 1 : 0;
       fn(b + start * inner * esz, 1, hi - start, inner, mul);
-      if (ctx_poll(c, (uint64_t)((hi - lo) * inner) / 4096)) return -1;
+      if (ctx_work(c, (hi - lo) * inner, WORK_ELEMENT)) return -1;
     }
   }
   return 0;

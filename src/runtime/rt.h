@@ -61,6 +61,9 @@ typedef struct FpErr {
   /* Shows message ("divide by zero encountered in divide") as a RuntimeWarning (how ==
      FPMODE_WARN) or as NumPy's 'print' line (FPMODE_PRINT); NULL = shown nowhere. */
   void (*report)(struct Ctx *c, FpMode how, const char *message);
+  /* Shows message as a Python warning of category ("DeprecationWarning") at the calling line,
+     once per (message, line) as report's warnings; NULL = shown nowhere. */
+  void (*warn)(struct Ctx *c, const char *category, const char *message);
   void *registry;           /* the warnings registry of the report hook (its owner frees it) */
 } FpErr;
 
@@ -78,6 +81,7 @@ typedef struct Ctx {
   char msg[1024];
   _Atomic int interrupted;             /* set by tsr_interrupt (any thread, signal handler) */
   uint64_t steps, max_steps;           /* max_steps 0 = none */
+  uint64_t work;                       /* work units not yet charged as a step (ctx_work) */
   unsigned flags;                      /* TSR_SANDBOX */
   PrintOptions print;
   /* C stack guard (stack.c): the lowest stack address recursion may reach on the thread that
@@ -129,8 +133,8 @@ typedef void (*PoolTask)(void *arg, int64_t lo, int64_t hi);
    calling thread, and returns when all are done.  Serial (one call task(arg, 0, n)) when c
    has no threads, n < 2 * grain, or the pool cannot start. */
 RT_HIDDEN void pool_parallel_for(Ctx *c, int64_t n, int64_t grain, PoolTask task, void *arg);
-/* pool_parallel_for in rounds of about 4M work units (work_per_item units per item), with
-   ctx_poll between rounds, so that an interrupt or max_steps stops a long parallel kernel
+/* pool_parallel_for in rounds of about 4M work units (work_per_item units per item, at the
+   WORK_* rates of ctx_work), charged between rounds, so that an interrupt or max_steps stops a long parallel kernel
    within milliseconds.  Returns 0, or -1 with the poll's error recorded (the items of later
    rounds are not run).  Results are those of pool_parallel_for (tasks split-independent). */
 RT_HIDDEN int pool_parallel_for_polled(Ctx *c, int64_t n, int64_t grain, PoolTask task,
@@ -161,6 +165,48 @@ RT_HIDDEN void ctx_free(Ctx *c, void *p, size_t n);
 RT_HIDDEN void *ctx_alloc_aligned(Ctx *c, size_t n);
 RT_HIDDEN void ctx_free_aligned(Ctx *c, void *p, size_t n);
 
+/* Checked size arithmetic.  Every count that becomes a size goes through these (element and
+   byte counts, list capacities, sums of lengths, repeat totals, cut counts, pad widths, `k`
+   offsets, range lengths), so that an impossible size is an error before any allocation and
+   never a wrapped value.  size_add / size_sub / size_mul store a op b in *r and return true
+   when the exact result does not fit in int64_t (*r is then meaningless). */
+static inline bool size_add(int64_t a, int64_t b, int64_t *r) { return __builtin_add_overflow(a, b, r); }
+static inline bool size_sub(int64_t a, int64_t b, int64_t *r) { return __builtin_sub_overflow(a, b, r); }
+static inline bool size_mul(int64_t a, int64_t b, int64_t *r) { return __builtin_mul_overflow(a, b, r); }
+/* The bytes of n items of `size` bytes each in *bytes; false when n < 0 or n * size passes
+   INT64_MAX (NumPy's limit for any buffer, well beyond what an allocator can give). */
+static inline bool size_bytes(int64_t n, size_t size, size_t *bytes) {
+  int64_t b;
+  if (n < 0 || size > (size_t)INT64_MAX || __builtin_mul_overflow(n, (int64_t)size, &b)) return false;
+  *bytes = (size_t)b;
+  return true;
+}
+/* The number of items of the progression start, start + step, ... before stop (step != 0),
+   Python's range() and numpy.arange over int64: up to 2**64 - 1, so exact in uint64_t. */
+static inline uint64_t progression_count(int64_t start, int64_t stop, int64_t step) {
+  if (step > 0 && start < stop) return ((uint64_t)stop - (uint64_t)start - 1) / (uint64_t)step + 1;
+  if (step < 0 && start > stop)
+    return ((uint64_t)start - (uint64_t)stop - 1) / ((uint64_t)0 - (uint64_t)step) + 1;
+  return 0;
+}
+/* Item i (< progression_count) of that progression: exact, since it lies in [start, stop). */
+static inline int64_t progression_item(int64_t start, int64_t step, uint64_t i) {
+  return (int64_t)((uint64_t)start + i * (uint64_t)step);
+}
+/* The element count of a shape as NumPy checks it: the product of the nonzero dims must fit,
+   with the itemsize, in int64_t ((0, 2**62, 2**62) is refused too); *count is 0 when a dim is
+   0.  0, or -1 (no error recorded) when a dim is negative or the product overflows. */
+RT_HIDDEN int shape_count(int ndim, const int64_t *shape, size_t itemsize, int64_t *count);
+/* Records NumPy's ValueError for such a shape: "array is too big; `arr.size *
+   arr.dtype.itemsize` is larger than the maximum possible size."; returns -1. */
+RT_HIDDEN int err_too_big(Ctx *c);
+/* ctx_malloc / ctx_calloc / ctx_realloc / ctx_free for arrays of n items of `size` bytes:
+   n < 0 or a byte count past INT64_MAX is a MemoryError (nothing allocated). */
+RT_HIDDEN void *ctx_malloc_n(Ctx *c, int64_t n, size_t size);
+RT_HIDDEN void *ctx_calloc_n(Ctx *c, int64_t n, size_t size);
+RT_HIDDEN void *ctx_realloc_n(Ctx *c, void *p, int64_t old_n, int64_t new_n, size_t size);
+RT_HIDDEN void ctx_free_n(Ctx *c, void *p, int64_t n, size_t size);
+
 /* Records an error (status, kind such as "ValueError", printf-style message); returns -1 so
    that `return ctx_err(...)` works in int-returning functions.  The first error wins until
    ctx_clear. */
@@ -177,6 +223,15 @@ RT_HIDDEN void ctx_clear(Ctx *c);
 #define ERR_OVERFLOW(c, ...) ctx_err((c), TSR_ERR_VALUE, "OverflowError", __VA_ARGS__)
 #define ERR_IO(c, ...)     ctx_err((c), TSR_ERR_IO, "OSError", __VA_ARGS__)
 #define ERR_RUNTIME(c, ...) ctx_err((c), TSR_ERR_RUNTIME, "RuntimeError", __VA_ARGS__)
+/* NumPy's UFuncTypeError subclasses, named as a traceback names them (their __name__ is
+   "UFuncTypeError"): no loop of the ufunc for the operand types; the result of ufunc `name`
+   (dtype name `from`) not castable to the output's dtype name `to` by casting='same_kind'. */
+#define ERR_UFUNC_NO_LOOP(c, ...) \
+  ctx_err((c), TSR_ERR_TYPE, "_UFuncNoLoopError (TypeError)", __VA_ARGS__)
+#define ERR_OUTPUT_CAST(c, name, from, to)                                                    \
+  ctx_err((c), TSR_ERR_TYPE, "_UFuncOutputCastingError (TypeError)",                          \
+          "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting rule "   \
+          "'same_kind'", (name), (from), (to))
 
 /* Floating-point status (fperr.c).  fperr_clear clears the four flags of the calling thread;
    fperr_test returns those raised since (FPE_* bits); fperr_raise sets them (integer loops:
@@ -198,10 +253,35 @@ RT_HIDDEN bool fperr_any_raise(const Ctx *c);
    returns -1 at once.  Returns 0 otherwise. */
 RT_HIDDEN int fperr_report(Ctx *c, int flags, const char *name);
 
-/* Charges `work` steps (elements processed / 4096, or AST nodes) and checks the interrupt
-   flag.  Returns 0, or -1 with KeyboardInterrupt (TSR_ERR_INTERRUPT) or the step-limit error
-   (TSR_ERR_LIMIT) recorded.  Kernels call it once per chunk. */
+/* Charges `work` steps and checks the interrupt flag.  Returns 0, or -1 with
+   KeyboardInterrupt (TSR_ERR_INTERRUPT) or the step-limit error (TSR_ERR_LIMIT) recorded.
+   The evaluator charges a step per statement, loop iteration and call; work proportional to a
+   size goes through ctx_work. */
 RT_HIDDEN int ctx_poll(Ctx *c, uint64_t work);
+
+/* The step budget's rates.  A step is WORK_PER_STEP work units, and a unit is about a
+   quarter of a nanosecond of this project's 2-core machine, so that max_steps = 10^7 is about 10 s at
+   most whatever the program does (docs/robustness.md's table, made by scripts/steps-table).
+   Each row is the cost of one item of a kind of work, in units. */
+#define WORK_PER_STEP 4096
+enum {
+  WORK_FLOP = 1,       /* a multiply-add of a matrix product or factorisation (BLAS, LAPACK) */
+  WORK_BYTE = 1,       /* a byte copied, compared or searched by memcpy/memcmp/memmem */
+  WORK_ELEMENT = 4,    /* an element read or written by a streaming kernel (ufunc, reduction,
+                          copy, fill, cast, indexing) */
+  WORK_COMPARE = 64,   /* a comparison in sorting, selection, searching, set functions */
+  WORK_SAMPLE = 224,   /* a random variate (the generator's bits and its transformation) */
+  WORK_CHAR = 64,      /* a character produced by formatting (repr, str, print) */
+  WORK_DIGITS = 1536,  /* an array element measured or printed by NumPy's formatting passes */
+  WORK_REPR_FLOAT = 8192,   /* Python's repr of a float (a search for the shortest digits) */
+  WORK_OBJECT = 96,    /* a Python object made, compared, hashed or converted (list and str
+                          items, tolist, array(list)) */
+};
+/* Charges n items of a kind of work (n * rate units, rounded down to steps, the remainder
+   kept for the next charge, so that many small charges add up) and polls the interrupt flag
+   as ctx_poll.  Call it at least every few milliseconds of work (a chunk, a lane, a merge),
+   before or after the work it pays for.  Returns 0 or -1 as ctx_poll. */
+RT_HIDDEN int ctx_work(Ctx *c, uint64_t n, unsigned rate);
 
 /* ------------------------------------------------------------------------------------------
 ** Growable text buffer; allocation failures set `failed` (and MemoryError in ctx) and further
@@ -213,9 +293,15 @@ RT_HIDDEN void buf_free(Buf *b);
 RT_HIDDEN void buf_putn(Buf *b, const char *s, size_t n);
 RT_HIDDEN void buf_puts(Buf *b, const char *s);
 RT_HIDDEN void buf_putc(Buf *b, char ch);
+/* n copies of ch, the room taken at once (a width of 2**62 is one MemoryError, not a loop). */
+RT_HIDDEN void buf_fill(Buf *b, char ch, size_t n);
 RT_HIDDEN void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The NUL-terminated contents ("" when empty); owned by b. */
 RT_HIDDEN const char *buf_str(Buf *b);
+/* Charges n items at a WORK_* rate to b's Ctx (ctx_work) for the formatting that fills b; a
+   failed poll marks b failed, the limit or interrupt error recorded, as an allocation failure
+   does.  Returns false when b has failed (before or now). */
+RT_HIDDEN bool buf_work(Buf *b, uint64_t n, unsigned rate);
 
 /* ------------------------------------------------------------------------------------------
 ** dtypes.  One X-macro table: enum value, C type, NumPy name, kind character.
@@ -304,7 +390,8 @@ struct tsr_Tensor {
 
 /* All tensor constructors return a new reference, or NULL with the error in c. */
 
-/* An uninitialised C-contiguous tensor; ndim 0..32, every dim >= 0; checks the element count
+/* An uninitialised C-contiguous tensor (all strides 0 when it has no element, as NumPy);
+   ndim 0..32, every dim >= 0; checks the element count
    and byte size for overflow (ValueError "array is too big") and the memory cap. */
 RT_HIDDEN Tensor *tensor_empty(Ctx *c, DType dt, int ndim, const int64_t *shape);
 RT_HIDDEN Tensor *tensor_zeros(Ctx *c, DType dt, int ndim, const int64_t *shape);
@@ -394,8 +481,20 @@ RT_HIDDEN Tensor *tensor_partition(Ctx *c, Tensor *t, const int64_t *kth, int nk
    (ascending, each in [0, n)) holds what a sort would put there (NaN last), with nothing
    greater before it and nothing smaller after, as numpy.partition does (in place). */
 RT_HIDDEN void partition_lane(DType dt, char *lane, int64_t n, const int64_t *kth, int nkth);
+/* The comparisons to charge (ctx_work, WORK_COMPARE) for selecting nkth positions of a lane of
+   n elements: about 3n for one position, n more for each doubling of their number. */
+RT_HIDDEN uint64_t partition_work(int64_t n, int64_t nkth);
 /* numpy.ravel: a view if contiguous, else a copy. */
 RT_HIDDEN Tensor *tensor_ravel(Ctx *c, Tensor *t);
+/* The axes of t in memory order, outermost first, as NumPy's iterator orders them for
+   order='K' without flipping negative strides: by decreasing |stride| (a stable insertion
+   sort from the innermost axis; an axis of size 1 or stride 0 compares with nothing, so it
+   keeps its C place).  Fills axes[0..t->ndim). */
+RT_HIDDEN void tensor_memory_order(const Tensor *t, int *axes);
+/* numpy.ravel(t, order) for order 'C', 'F', 'A' (Fortran order when t is Fortran- but not
+   C-contiguous) or 'K' (memory order, tensor_memory_order): a 1-d view when the elements
+   lie evenly in that order, else a C-contiguous copy.  New reference. */
+RT_HIDDEN Tensor *tensor_ravel_order(Ctx *c, Tensor *t, char order);
 /* Normalises axis in [-ndim, ndim) to [0, ndim); else AxisError
    "axis 2 is out of bounds for array of dimension 2" and -1. */
 RT_HIDDEN int axis_normalize(Ctx *c, int axis, int ndim, int *out);
@@ -475,7 +574,7 @@ RT_HIDDEN int iter_run_staged(Ctx *c, int nop, Tensor *const *ops, InnerLoop loo
 */
 #define BINARY_UFUNCS(X)                                                    \
   X(ADD, "add") X(SUBTRACT, "subtract") X(MULTIPLY, "multiply")             \
-  X(TRUE_DIVIDE, "true_divide") X(FLOOR_DIVIDE, "floor_divide")             \
+  X(TRUE_DIVIDE, "divide") X(FLOOR_DIVIDE, "floor_divide")             \
   X(REMAINDER, "remainder") X(POWER, "power")                               \
   X(BITWISE_AND, "bitwise_and") X(BITWISE_OR, "bitwise_or")                 \
   X(BITWISE_XOR, "bitwise_xor") X(LEFT_SHIFT, "left_shift")                 \
@@ -550,9 +649,11 @@ typedef enum { REDUCTIONS(X_ENUM) RED_COUNT } Reduction;
 #undef X_ENUM
 RT_HIDDEN Tensor *reduce(Ctx *c, Reduction op, Tensor *t, const int *axes, int naxes,
                          bool keepdims, int dtype);
-/* numpy.var / numpy.std with ddof along axes (as reduce). */
+/* numpy.var / numpy.std with ddof along axes (as reduce), computed in dtype (-1: NumPy's
+   default, float64 for integer and bool t, else t's dtype).  std in an integer dtype is
+   _UFuncOutputCastingError when the result is an array (ndim > 0), as NumPy's sqrt(out=). */
 RT_HIDDEN Tensor *reduce_var(Ctx *c, Tensor *t, const int *axes, int naxes, bool keepdims,
-                             int ddof, bool take_sqrt);
+                             int ddof, bool take_sqrt, int dtype);
 /* numpy.cumsum / numpy.cumprod along axis (INT32_MIN = flattened). */
 RT_HIDDEN Tensor *reduce_cumulative(Ctx *c, Reduction op, Tensor *t, int axis, int dtype);
 
@@ -609,8 +710,13 @@ RT_HIDDEN Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32,
 RT_HIDDEN Tensor *linalg_matmul(Ctx *c, Tensor *a, Tensor *b);
 /* numpy.dot: scalars multiply, 1-d·1-d inner product, N-d·1-d, N-d·M-d sum over the last
    axis of a and the second-to-last of b.  ValueError "shapes (2,3) and (2,3) not aligned:
-   3 (dim 1) != 2 (dim 0)". */
+   3 (dim 1) != 2 (dim 0)".  Float operands of at most 2 dims of which one is a single
+   element (0-d, (1,), (1, 1)) take NumPy's BLAS scalar case: a lone result is the plain
+   product (-0.0 kept), more results are added to zeros (axpy), so -0.0 becomes 0.0. */
 RT_HIDDEN Tensor *linalg_dot(Ctx *c, Tensor *a, Tensor *b);
+/* numpy.vdot of real operands: the dot product of the flattened a and b (equal sizes, else
+   linalg_dot's ValueError), without the scalar case.  New 0-d tensor or NULL. */
+RT_HIDDEN Tensor *linalg_vdot(Ctx *c, Tensor *a, Tensor *b);
 
 /* ------------------------------------------------------------------------------------------
 ** Creation.

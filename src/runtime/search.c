@@ -83,19 +83,29 @@ Tensor *search_sorted(Ctx *c, Tensor *a, Tensor *v, bool right, Tensor *sorter) 
   if (!ka || !(kv = tensor_contiguous(c, v, kd))) goto done;
   if (!(r = tensor_empty(c, TSR_INT64, v->ndim, v->shape))) goto done;
   int64_t n = a->shape[0], nv = tensor_size(v), *out = (int64_t *)tensor_data(r);
-  if (ctx_poll(c, (uint64_t)nv / 256)) {
-    tensor_release(r);
-    r = NULL;
-    goto done;
+  /* in pieces of keys, each charged its binary search: log2 n + 1 levels a key, each level two
+     comparisons' worth (a large sorted array misses the cache at every level) */
+  uint64_t per_key = 1;
+  while (per_key < 64 && ((int64_t)1 << (per_key - 1)) <= n) per_key++;
+  per_key *= 2;
+  const int64_t piece = 16384;
+  for (int64_t k0 = 0; k0 < nv; k0 += piece) {
+    int64_t m = nv - k0 < piece ? nv - k0 : piece;
+    if (ctx_work(c, (uint64_t)m * per_key, WORK_COMPARE)) {
+      tensor_release(r);
+      r = NULL;
+      goto done;
+    }
+    if (kd == TSR_FLOAT64)
+      search_f64((const f64 *)tensor_data(ka), n, (const f64 *)tensor_data(kv) + k0, m, right,
+                 out + k0);
+    else if (kd == TSR_UINT64)
+      search_uint64_t((const uint64_t *)tensor_data(ka), n,
+                      (const uint64_t *)tensor_data(kv) + k0, m, right, out + k0);
+    else
+      search_int64_t((const int64_t *)tensor_data(ka), n, (const int64_t *)tensor_data(kv) + k0,
+                     m, right, out + k0);
   }
-  if (kd == TSR_FLOAT64)
-    search_f64((const f64 *)tensor_data(ka), n, (const f64 *)tensor_data(kv), nv, right, out);
-  else if (kd == TSR_UINT64)
-    search_uint64_t((const uint64_t *)tensor_data(ka), n, (const uint64_t *)tensor_data(kv),
-                    nv, right, out);
-  else
-    search_int64_t((const int64_t *)tensor_data(ka), n, (const int64_t *)tensor_data(kv), nv,
-                   right, out);
 done:
   tensor_release(ka);
   tensor_release(kv);
@@ -104,11 +114,11 @@ done:
 
 /* The sliding dot products of a and v, accumulated in type T and stored through dt.
    out[k] = sum_j a[k + j - pad] * v[j] over the j with 0 <= k + j - pad < n, in increasing j,
-   for k in [0, nout). */
+   for k in [k0, k1). */
 #define CORRELATE_LOOP(T, ACC, ADD, MUL)                                                   \
   static void correlate_##T(const T *a, int64_t n, const T *v, int64_t m, int64_t pad,     \
-                            int64_t nout, T *out) {                                        \
-    for (int64_t k = 0; k < nout; k++) {                                                   \
+                            int64_t k0, int64_t k1, T *out) {                              \
+    for (int64_t k = k0; k < k1; k++) {                                                    \
       int64_t j0 = pad - k > 0 ? pad - k : 0, j1 = n + pad - k < m ? n + pad - k : m;      \
       ACC s = 0;                                                                           \
       for (int64_t j = j0; j < j1; j++) s = ADD(s, MUL(a[k + j - pad], v[j]));             \
@@ -139,24 +149,29 @@ Tensor *search_correlate(Ctx *c, Tensor *a, Tensor *v, int64_t pad, int64_t nout
   if (!x || !(y = tensor_contiguous(c, v, work))) goto done;
   if (!(acc = tensor_empty(c, work, 1, &nout))) goto done;
   int64_t n = tensor_size(x), m = tensor_size(y);
-  if (ctx_poll(c, (uint64_t)(nout / 64 + 1) * (uint64_t)(m / 64 + 1))) goto done;
-  switch (work) {
-  case TSR_BOOL:
-    correlate_bool((const bool *)tensor_data(x), n, (const bool *)tensor_data(y), m, pad, nout,
-                   (bool *)tensor_data(acc));
-    break;
-  case TSR_FLOAT32:
-    correlate_f32((const f32 *)tensor_data(x), n, (const f32 *)tensor_data(y), m, pad, nout,
-                  (f32 *)tensor_data(acc));
-    break;
-  case TSR_FLOAT64:
-    correlate_f64((const f64 *)tensor_data(x), n, (const f64 *)tensor_data(y), m, pad, nout,
-                  (f64 *)tensor_data(acc));
-    break;
-  default:
-    correlate_uint64_t((const uint64_t *)tensor_data(x), n, (const uint64_t *)tensor_data(y),
-                       m, pad, nout, (uint64_t *)tensor_data(acc));
-    break;
+  /* in pieces of outputs of about 2^20 multiply-adds, each charged before it runs */
+  int64_t piece = ((int64_t)1 << 20) / m + 1;
+  for (int64_t k0 = 0; k0 < nout; k0 += piece) {
+    int64_t k1 = nout - k0 < piece ? nout : k0 + piece;
+    if (ctx_work(c, (uint64_t)(k1 - k0) * (uint64_t)m, WORK_ELEMENT)) goto done;
+    switch (work) {
+    case TSR_BOOL:
+      correlate_bool((const bool *)tensor_data(x), n, (const bool *)tensor_data(y), m, pad, k0,
+                     k1, (bool *)tensor_data(acc));
+      break;
+    case TSR_FLOAT32:
+      correlate_f32((const f32 *)tensor_data(x), n, (const f32 *)tensor_data(y), m, pad, k0, k1,
+                    (f32 *)tensor_data(acc));
+      break;
+    case TSR_FLOAT64:
+      correlate_f64((const f64 *)tensor_data(x), n, (const f64 *)tensor_data(y), m, pad, k0, k1,
+                    (f64 *)tensor_data(acc));
+      break;
+    default:
+      correlate_uint64_t((const uint64_t *)tensor_data(x), n, (const uint64_t *)tensor_data(y),
+                         m, pad, k0, k1, (uint64_t *)tensor_data(acc));
+      break;
+    }
   }
   r = tensor_contiguous(c, acc, dt);
 done:

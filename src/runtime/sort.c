@@ -8,21 +8,26 @@
 #include <string.h>
 
 /* Merge sort of idx[0..n) by the values v[idx[k]] (stable); tmp has room for n indices.
-   LESS(a, b) is the strict order of two values. */
+   LESS(a, b) is the strict order of two values.  Pieces of up to SORT_PIECE indices sort
+   without polling; above that each merge charges its n comparisons to c (ctx_work), so that
+   one big lane is charged n log n comparisons as it goes and an interrupt stops it within a
+   merge.  Returns 0, or -1 with the poll's error (idx is then a permutation, unsorted). */
+#define SORT_PIECE 4096
 #define DEFINE_MSORT(NAME, T, LESS)                                                         \
-  static void NAME(const T *v, int64_t *idx, int64_t *tmp, int64_t n) {                     \
+  static int NAME(Ctx *c, const T *v, int64_t *idx, int64_t *tmp, int64_t n) {              \
     if (n <= 16) {                                                                          \
       for (int64_t i = 1; i < n; i++) {                                                     \
         int64_t x = idx[i], j = i;                                                          \
         while (j > 0 && LESS(v[x], v[idx[j - 1]])) { idx[j] = idx[j - 1]; j--; }            \
         idx[j] = x;                                                                         \
       }                                                                                     \
-      return;                                                                               \
+      return 0;                                                                             \
     }                                                                                       \
     int64_t h = n / 2;                                                                      \
-    NAME(v, idx, tmp, h);                                                                   \
-    NAME(v, idx + h, tmp, n - h);                                                           \
-    if (!LESS(v[idx[h]], v[idx[h - 1]])) return;                                            \
+    Ctx *sub = n > SORT_PIECE ? c : NULL;                                                   \
+    if (NAME(sub, v, idx, tmp, h) || NAME(sub, v, idx + h, tmp, n - h)) return -1;          \
+    if (sub && ctx_work(c, (uint64_t)n, WORK_COMPARE)) return -1;                           \
+    if (!LESS(v[idx[h]], v[idx[h - 1]])) return 0;                                          \
     memcpy(tmp, idx, sizeof(int64_t) * (size_t)h);                                          \
     int64_t i = 0, j = h, k = 0;                                                            \
     while (i < h && j < n) {                                                                \
@@ -30,6 +35,7 @@
       else idx[k++] = tmp[i++];                                                             \
     }                                                                                       \
     while (i < h) idx[k++] = tmp[i++];                                                      \
+    return 0;                                                                               \
   }
 
 #define PLAIN_LESS(a, b) ((a) < (b))
@@ -45,21 +51,30 @@ DEFINE_MSORT(msort_u64, uint64_t, PLAIN_LESS)
 DEFINE_MSORT(msort_f32, float, NAN_LAST_LESS)
 DEFINE_MSORT(msort_f64, double, NAN_LAST_LESS)
 
-/* Sorts the indices of one contiguous lane of dtype dt. */
-static void lane_argsort(DType dt, const char *lane, int64_t *idx, int64_t *tmp, int64_t n) {
+/* Sorts the indices of one contiguous lane of dtype dt, charging its comparisons to c: those
+   of pieces up to SORT_PIECE (n log2 n for the whole of a short lane) here, the merges above
+   that as they run.  Returns 0 or -1 (the poll's error). */
+static int lane_argsort(Ctx *c, DType dt, const char *lane, int64_t *idx, int64_t *tmp,
+                        int64_t n) {
   for (int64_t i = 0; i < n; i++) idx[i] = i;
+  int rc;
   switch (dt) {
-  case TSR_BOOL: case TSR_UINT8: msort_u8((const uint8_t *)lane, idx, tmp, n); break;
-  case TSR_INT8: msort_i8((const int8_t *)lane, idx, tmp, n); break;
-  case TSR_INT16: msort_i16((const int16_t *)lane, idx, tmp, n); break;
-  case TSR_UINT16: msort_u16((const uint16_t *)lane, idx, tmp, n); break;
-  case TSR_INT32: msort_i32((const int32_t *)lane, idx, tmp, n); break;
-  case TSR_UINT32: msort_u32((const uint32_t *)lane, idx, tmp, n); break;
-  case TSR_INT64: msort_i64((const int64_t *)lane, idx, tmp, n); break;
-  case TSR_UINT64: msort_u64((const uint64_t *)lane, idx, tmp, n); break;
-  case TSR_FLOAT32: msort_f32((const float *)lane, idx, tmp, n); break;
-  default: msort_f64((const double *)lane, idx, tmp, n); break;
+  case TSR_BOOL: case TSR_UINT8: rc = msort_u8(c, (const uint8_t *)lane, idx, tmp, n); break;
+  case TSR_INT8: rc = msort_i8(c, (const int8_t *)lane, idx, tmp, n); break;
+  case TSR_INT16: rc = msort_i16(c, (const int16_t *)lane, idx, tmp, n); break;
+  case TSR_UINT16: rc = msort_u16(c, (const uint16_t *)lane, idx, tmp, n); break;
+  case TSR_INT32: rc = msort_i32(c, (const int32_t *)lane, idx, tmp, n); break;
+  case TSR_UINT32: rc = msort_u32(c, (const uint32_t *)lane, idx, tmp, n); break;
+  case TSR_INT64: rc = msort_i64(c, (const int64_t *)lane, idx, tmp, n); break;
+  case TSR_UINT64: rc = msort_u64(c, (const uint64_t *)lane, idx, tmp, n); break;
+  case TSR_FLOAT32: rc = msort_f32(c, (const float *)lane, idx, tmp, n); break;
+  default: rc = msort_f64(c, (const double *)lane, idx, tmp, n); break;
   }
+  if (rc) return -1;
+  /* the pieces: ceil(log2 piece) levels of comparisons over every element */
+  int64_t piece = n < SORT_PIECE ? n : SORT_PIECE, levels = 1;
+  while (((int64_t)1 << levels) < piece) levels++;
+  return ctx_work(c, (uint64_t)(n * levels), WORK_COMPARE);
 }
 
 /* The view of t with `axis` moved last (a new reference). */
@@ -92,11 +107,12 @@ static int sort_lanes(Ctx *c, Tensor *t, int axis, Tensor **idx_out, Tensor **va
   for (int64_t l = 0; l < lanes; l++) {
     const char *lane = sp + (size_t)(l * n) * isz;
     int64_t *li = ip + l * n;
-    lane_argsort(t->dtype, lane, li, tmp, n);
-    if (vp)
+    if (lane_argsort(c, t->dtype, lane, li, tmp, n)) goto fail;
+    if (vp) {
       for (int64_t k = 0; k < n; k++)
         memcpy(vp + (size_t)(l * n + k) * isz, lane + (size_t)li[k] * isz, isz);
-    if ((l & 255) == 255 && ctx_poll(c, (uint64_t)(256 * n) / 4096 + 1) < 0) goto fail;
+      if (ctx_work(c, (uint64_t)n, WORK_ELEMENT)) goto fail;
+    }
   }
   ctx_free(c, tmp, sizeof(int64_t) * (size_t)tmp_n);
   tensor_release(moved);

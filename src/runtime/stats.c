@@ -39,8 +39,9 @@ static const LerpFn lerp_fns[DTYPE_COUNT] = { DTYPE_TABLE(X_LERP) };
 #undef X_LERP
 
 /* The median of a sorted lane of n elements, written to out (dtype odt): the mean of the
-   middle one or two as numpy.mean computes it (the pairwise sum from -0.0, then a division by
-   the count; float32 for float32 lanes, float64 otherwise).  masked: as numpy.ma.median
+   middle one or two as numpy.mean computes it (the pairwise sum from -0.0, added to the
+   reduction's output that starts at 0.0, so a -0.0 median is 0.0; then a division by the
+   count; float32 for float32 lanes, float64 otherwise).  masked: as numpy.ma.median
    computes it for nanmedian along an axis (NumPy's _nanmedian_small): the middle value of an
    odd count taken twice, summed and halved (which overflows for floats beyond half the
    dtype's maximum, and is the plain median otherwise). */
@@ -51,12 +52,16 @@ static void lane_median(DType dt, const char *lane, int64_t n, bool masked, DTyp
   bool pair = masked || i != h;
   if (dt == TSR_FLOAT32) {
     float s = -0.0f + *(const float *)(lane + i * sz);
-    if (pair) s = (s + *(const float *)(lane + h * sz)) / 2.0f;
+    if (pair) s = s + *(const float *)(lane + h * sz);
+    s = 0.0f + s;
+    if (pair) s = s / 2.0f;
     *(float *)out = s;
     return;
   }
   double s = -0.0 + dtype_get_f64(dt, lane + i * sz);
-  if (pair) s = (s + dtype_get_f64(dt, lane + h * sz)) / 2.0;
+  if (pair) s = s + dtype_get_f64(dt, lane + h * sz);
+  s = 0.0 + s;
+  if (pair) s = s / 2.0;
   dtype_set_f64(odt, out, s);
 }
 
@@ -261,6 +266,11 @@ Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim
   if (skip_nan && dtype_is_float(dt) && lanes > 0 && len > 0 &&
       valid_count(dt, tensor_data(sorted), len) == 0)
     odt = dt;
+  /* a scalar q over every axis of a lane holding NaN: NumPy's _quantile returns the lane's
+     last (NaN) element itself, in the input's dtype (found by fuzzdiff) */
+  if (!skip_nan && qndim == 0 && !lanes_kept(red, nd) && dtype_is_float(dt) && len > 0 &&
+      valid_count(dt, tensor_data(sorted), len) < len)
+    odt = dt;
   if (!(r = tensor_empty(c, odt, ond, oshape))) goto fail;
   bool check = m == QM_MEDIAN && dtype_is_float(odt) && fperr_active(c);
   {
@@ -281,7 +291,7 @@ Tensor *stats_quantile(Ctx *c, Tensor *t, const double *q, bool q_f32, int qndim
       counts[l] = n;
       if (n == 0) *flags |= skip_nan && len > 0 ? STATS_ALL_NAN : STATS_EMPTY;
       else if (n > 0) select_positions(m, dt, lane, len, n, q, qn, q_f32, pos);
-      if ((l & 1023) == 1023 && ctx_poll(c, (uint64_t)(1024 * len) / 4096 + 1)) goto fail;
+      if (ctx_work(c, partition_work(len, 2 * qn), WORK_COMPARE)) goto fail;
     }
     /* ...then the flags of the median's sum of the middle pair alone, which is numpy.mean's
        reduction: its overflow and invalid flags are reported as that reduction's */

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
 #endif
@@ -36,9 +37,15 @@ static void storage_release(Storage *s) {
   ctx_free(s->ctx, s, sizeof *s);
 }
 
-/* A header on storage s (takes the caller's reference to s on success only). */
+static int check_shape(Ctx *c, DType dt, int ndim, const int64_t *shape, int64_t *size_out);
+
+/* A header on storage s (takes the caller's reference to s on success only).  Every tensor,
+   views included, is made here: a shape whose bytes would pass INT64_MAX is refused (NumPy's
+   ValueError), so that tensor_size and every count derived from a shape cannot overflow. */
 static Tensor *tensor_header(Ctx *c, Storage *s, DType dt, int ndim, const int64_t *shape,
                              const int64_t *strides, int64_t offset) {
+  int64_t size;
+  if (check_shape(c, dt, ndim, shape, &size) < 0) return NULL;
   Tensor *t = ctx_malloc(c, sizeof *t);
   if (!t) return NULL;
   t->refcnt = 1;
@@ -73,19 +80,11 @@ static int check_shape(Ctx *c, DType dt, int ndim, const int64_t *shape, int64_t
   if (ndim < 0 || ndim > TSR_MAXDIMS)
     return ERR_VALUE(c, "maximum supported dimension for an ndarray is %d, found %d",
                      TSR_MAXDIMS, ndim);
+  if (ndim > 0 && !shape) return ERR_VALUE(c, "shape is NULL");
   for (int i = 0; i < ndim; i++)
     if (shape[i] < 0) return ERR_VALUE(c, "negative dimensions are not allowed");
   /* NumPy checks the product of the nonzero dims, so (0, 2**62, 2**62) is still an error. */
-  uint64_t n = 1, limit = (uint64_t)INT64_MAX / dtype_size(dt);
-  bool zero = false;
-  for (int i = 0; i < ndim; i++) {
-    if (shape[i] == 0) { zero = true; continue; }
-    if ((uint64_t)shape[i] > limit / n)
-      return ERR_VALUE(c, "array is too big; `arr.size * arr.dtype.itemsize` is larger than "
-                          "the maximum possible size.");
-    n *= (uint64_t)shape[i];
-  }
-  *size_out = zero ? 0 : (int64_t)n;
+  if (shape_count(ndim, shape, dtype_size(dt), size_out) < 0) return err_too_big(c);
   return 0;
 }
 
@@ -130,7 +129,9 @@ Tensor *tensor_empty(Ctx *c, DType dt, int ndim, const int64_t *shape) {
     if (clean && c->status == TSR_ERR_MEMORY) array_memory_error(c, dt, ndim, shape, nbytes);
     return NULL;
   }
-  strides_c_order(ndim, shape, strides);
+  /* NumPy 1.24 gives a new array without elements zero strides ((0,), (0, 0)) */
+  if (size == 0) memset(strides, 0, sizeof strides);
+  else strides_c_order(ndim, shape, strides);
   Tensor *t = tensor_header(c, s, dt, ndim, shape, strides, 0);
   if (!t) storage_release(s);
   return t;
@@ -143,23 +144,33 @@ Tensor *tensor_zeros(Ctx *c, DType dt, int ndim, const int64_t *shape) {
   const size_t piece = (size_t)1 << 22;
   char *p = t->storage->data;
   for (size_t done = 0, n = t->storage->nbytes; done < n; done += piece) {
-    memset(p + done, 0, n - done < piece ? n - done : piece);
-    if (ctx_poll(c, piece / 4096 / 8)) { tensor_release(t); return NULL; }
+    size_t m = n - done < piece ? n - done : piece;
+    memset(p + done, 0, m);
+    if (ctx_work(c, m / 8 + 1, WORK_ELEMENT)) { tensor_release(t); return NULL; }   /* 8 bytes an element */
   }
   return t;
 }
 
-/* Fills a fresh contiguous tensor with the element at v (of t's dtype). */
-static void fill_bytes(Tensor *t, const void *v) {
+/* Fills a fresh contiguous tensor with the element at v (of t's dtype), in pieces charged to
+   c (WORK_ELEMENT; a single element is free, so that making a scalar never fails on the
+   budget).  Returns t, or NULL with the poll's error after releasing t. */
+static Tensor *fill_bytes(Ctx *c, Tensor *t, const void *v) {
   size_t sz = dtype_size(t->dtype);
-  int64_t n = tensor_size(t);
-  char *p = t->storage->data;
-  switch (sz) {
-  case 1: memset(p, *(const uint8_t *)v, (size_t)n); break;
-  case 2: { uint16_t x; memcpy(&x, v, 2); for (int64_t i = 0; i < n; i++) ((uint16_t *)p)[i] = x; break; }
-  case 4: { uint32_t x; memcpy(&x, v, 4); for (int64_t i = 0; i < n; i++) ((uint32_t *)p)[i] = x; break; }
-  default: { uint64_t x; memcpy(&x, v, 8); for (int64_t i = 0; i < n; i++) ((uint64_t *)p)[i] = x; break; }
+  int64_t total = tensor_size(t);
+  const int64_t piece = (int64_t)1 << 19;
+  for (int64_t lo = 0; lo < total || lo == 0; lo += piece) {
+    int64_t n = total - lo < piece ? total - lo : piece;
+    char *p = t->storage->data + (size_t)lo * sz;
+    switch (sz) {
+    case 1: memset(p, *(const uint8_t *)v, (size_t)n); break;
+    case 2: { uint16_t x; memcpy(&x, v, 2); for (int64_t i = 0; i < n; i++) ((uint16_t *)p)[i] = x; break; }
+    case 4: { uint32_t x; memcpy(&x, v, 4); for (int64_t i = 0; i < n; i++) ((uint32_t *)p)[i] = x; break; }
+    default: { uint64_t x; memcpy(&x, v, 8); for (int64_t i = 0; i < n; i++) ((uint64_t *)p)[i] = x; break; }
+    }
+    if (total > 1 && ctx_work(c, (uint64_t)n, WORK_ELEMENT)) { tensor_release(t); return NULL; }
+    if (total == 0) break;
   }
+  return t;
 }
 
 Tensor *tensor_full_f64(Ctx *c, DType dt, int ndim, const int64_t *shape, double v) {
@@ -167,8 +178,7 @@ Tensor *tensor_full_f64(Ctx *c, DType dt, int ndim, const int64_t *shape, double
   if (!t) return NULL;
   uint64_t cell = 0;
   dtype_set_f64(dt, &cell, v);
-  fill_bytes(t, &cell);
-  return t;
+  return fill_bytes(c, t, &cell);
 }
 
 Tensor *tensor_full_i64(Ctx *c, DType dt, int ndim, const int64_t *shape, int64_t v) {
@@ -176,8 +186,7 @@ Tensor *tensor_full_i64(Ctx *c, DType dt, int ndim, const int64_t *shape, int64_
   if (!t) return NULL;
   uint64_t cell = 0;
   dtype_set_i64(dt, &cell, v);
-  fill_bytes(t, &cell);
-  return t;
+  return fill_bytes(c, t, &cell);
 }
 
 Tensor *tensor_scalar_f64(Ctx *c, DType dt, double v) { return tensor_full_f64(c, dt, 0, NULL, v); }
@@ -201,15 +210,22 @@ Tensor *tensor_view(Tensor *t, int ndim, const int64_t *shape, const int64_t *st
 
 /* Host buffers: data is the address of element [0, ..., 0] (PEP 3118).  With negative strides
    the buffer is taken to begin at the lowest reachable element, so the check is that the
-   reachable span (lowest to highest element, inclusive) fits in nbytes. */
+   reachable span (lowest to highest element, inclusive) fits in nbytes.  Every pointer and
+   size is validated: a NULL shape with ndim > 0, a NULL data with nbytes > 0 (or a non-empty
+   tensor), negative dims, a buffer that wraps around the address space, strides whose extent
+   overflows or reaches outside nbytes. */
 Tensor *tensor_wrap(Ctx *c, DType dt, int ndim, const int64_t *shape,
                     const int64_t *strides_bytes, void *data, size_t nbytes, unsigned flags,
                     void (*release)(void *, void *), void *ud) {
   int64_t size, strides[TSR_MAXDIMS];
   int64_t isz = (int64_t)dtype_size(dt);
   if (check_shape(c, dt, ndim, shape, &size) < 0) return NULL;
-  if (!data && size > 0) { ERR_VALUE(c, "data pointer is NULL"); return NULL; }
+  if (!data && (size > 0 || nbytes > 0)) { ERR_VALUE(c, "data pointer is NULL"); return NULL; }
   if ((uintptr_t)data % (uintptr_t)isz) { ERR_VALUE(c, "data is not aligned to the itemsize"); return NULL; }
+  if (nbytes > (size_t)INT64_MAX || (uintptr_t)data > UINTPTR_MAX - nbytes) {
+    ERR_VALUE(c, "buffer of %zu bytes at %p passes the end of the address space", nbytes, data);
+    return NULL;
+  }
   if (strides_bytes) {
     for (int i = 0; i < ndim; i++) {
       if (strides_bytes[i] % isz) { ERR_VALUE(c, "strides must be multiples of the itemsize"); return NULL; }
@@ -219,12 +235,12 @@ Tensor *tensor_wrap(Ctx *c, DType dt, int ndim, const int64_t *shape,
     strides_c_order(ndim, shape, strides);
   }
   if (size > 0) {
-    int64_t lo = 0, hi = 0;   /* in elements, relative to element 0 */
-    for (int i = 0; i < ndim; i++) {
-      int64_t ext = (shape[i] - 1) * strides[i];   /* |stride| < 2**63 / isz: no overflow */
-      if (ext < 0) lo += ext; else hi += ext;
-    }
-    if ((uint64_t)(hi - lo + 1) > nbytes / (uint64_t)isz) {
+    int64_t lo = 0, hi = 0, ext, span;   /* in elements, relative to element 0 */
+    bool over = false;
+    for (int i = 0; i < ndim && !over; i++)
+      over = size_mul(shape[i] - 1, strides[i], &ext) ||
+             (ext < 0 ? size_add(lo, ext, &lo) : size_add(hi, ext, &hi));
+    if (over || size_sub(hi, lo, &span) || span >= (int64_t)(nbytes / (uint64_t)isz)) {
       ERR_VALUE(c, "buffer of %zu bytes is too small for the requested tensor", nbytes);
       return NULL;
     }
@@ -258,8 +274,8 @@ Tensor *tensor_wrap(Ctx *c, DType dt, int ndim, const int64_t *shape,
 
 bool tensor_is_contiguous(const Tensor *t) {
   int64_t s = 1;
+  if (tensor_size(t) == 0) return true;
   for (int i = t->ndim - 1; i >= 0; i--) {
-    if (t->shape[i] == 0) return true;
     if (t->shape[i] != 1 && t->strides[i] != s) return false;
     s *= t->shape[i];
   }
@@ -268,8 +284,8 @@ bool tensor_is_contiguous(const Tensor *t) {
 
 bool tensor_is_f_contiguous(const Tensor *t) {
   int64_t s = 1;
+  if (tensor_size(t) == 0) return true;
   for (int i = 0; i < t->ndim; i++) {
-    if (t->shape[i] == 0) return true;
     if (t->shape[i] != 1 && t->strides[i] != s) return false;
     s *= t->shape[i];
   }
@@ -537,8 +553,11 @@ static int broadcast_strides(Ctx *c, const Tensor *t, int ndim, const int64_t *s
     ERR_VALUE(c, "maximum supported dimension for an ndarray is %d, found %d", TSR_MAXDIMS, ndim);
     return -1;
   }
-  for (int i = 0; i < ndim; i++)
+  int64_t count = 1;   /* NumPy's iterator counts every element, zero dims included */
+  for (int i = 0; i < ndim; i++) {
     if (shape[i] < 0) { ERR_VALUE(c, "all elements of broadcast shape must be non-negative"); return -1; }
+    if (count && size_mul(count, shape[i], &count)) { ERR_VALUE(c, "iterator is too large"); return -1; }
+  }
   if (t->ndim > ndim) {
     ERR_VALUE(c, "input operand has more dimensions than allowed by the axis remapping");
     return -1;
@@ -571,8 +590,10 @@ Tensor *tensor_broadcast_to(Ctx *c, Tensor *t, int ndim, const int64_t *shape) {
 
 int tensor_broadcast_header(Ctx *c, const Tensor *t, int ndim, const int64_t *shape,
                             Tensor *view) {
-  int64_t strides[TSR_MAXDIMS];
-  if (broadcast_strides(c, t, ndim, shape, strides) < 0) return -1;
+  int64_t strides[TSR_MAXDIMS], size;
+  if (broadcast_strides(c, t, ndim, shape, strides) < 0 ||
+      check_shape(c, t->dtype, ndim, shape, &size) < 0)
+    return -1;
   memcpy(view, t, offsetof(Tensor, shape));
   view->refcnt = 1;
   view->ndim = ndim;
@@ -650,6 +671,38 @@ Tensor *tensor_ravel(Ctx *c, Tensor *t) {
   int64_t one = 1;
   Tensor *r = tensor_view(cp, 1, &n, &one, cp->offset);
   tensor_release(cp);
+  return r;
+}
+
+void tensor_memory_order(const Tensor *t, int *axes) {
+  /* sorted from the innermost axis outwards: inner[k] is the k-th innermost axis */
+  int inner[TSR_MAXDIMS], n = t->ndim;
+  for (int k = 0; k < n; k++) inner[k] = n - 1 - k;
+  for (int k = 1; k < n; k++) {
+    int ax = inner[k], pos = k;
+    int64_t s0 = t->shape[ax] == 1 ? 0 : llabs(t->strides[ax]);
+    for (int j = k - 1; j >= 0; j--) {
+      int64_t s1 = t->shape[inner[j]] == 1 ? 0 : llabs(t->strides[inner[j]]);
+      if (s0 == 0 || s1 == 0) continue;
+      if (s1 <= s0) break;
+      pos = j;
+    }
+    memmove(&inner[pos + 1], &inner[pos], (size_t)(k - pos) * sizeof(int));
+    inner[pos] = ax;
+  }
+  for (int k = 0; k < n; k++) axes[k] = inner[n - 1 - k];
+}
+
+Tensor *tensor_ravel_order(Ctx *c, Tensor *t, char order) {
+  if (order == 'A') order = tensor_is_f_contiguous(t) && !tensor_is_contiguous(t) ? 'F' : 'C';
+  if (order == 'C') return tensor_ravel(c, t);
+  int axes[TSR_MAXDIMS];
+  if (order == 'K') tensor_memory_order(t, axes);
+  else for (int i = 0; i < t->ndim; i++) axes[i] = t->ndim - 1 - i;
+  Tensor *p = tensor_transpose(c, t, axes);
+  if (!p) return NULL;
+  Tensor *r = tensor_ravel(c, p);
+  tensor_release(p);
   return r;
 }
 

@@ -213,19 +213,19 @@ T_FLT(LOGADD_HELPERS, _)
 #define EXPR_MAXIMUM_B(T, UT, x, y) ((x) >= (y) ? (x) : (y))
 #define EXPR_MAXIMUM_I EXPR_MAXIMUM_B
 #define EXPR_MAXIMUM_U EXPR_MAXIMUM_B
-#define EXPR_MAXIMUM_F(T, UT, x, y) (((x) >= (y) || (x) != (x)) ? (x) : (y))
+#define EXPR_MAXIMUM_F(T, UT, x, y) (((x) > (y) || (x) != (x)) ? (x) : (y))
 #define EXPR_MINIMUM_B(T, UT, x, y) ((x) <= (y) ? (x) : (y))
 #define EXPR_MINIMUM_I EXPR_MINIMUM_B
 #define EXPR_MINIMUM_U EXPR_MINIMUM_B
-#define EXPR_MINIMUM_F(T, UT, x, y) (((x) <= (y) || (x) != (x)) ? (x) : (y))
+#define EXPR_MINIMUM_F(T, UT, x, y) (((x) < (y) || (x) != (x)) ? (x) : (y))
 #define EXPR_FMAX_B EXPR_MAXIMUM_B
 #define EXPR_FMAX_I EXPR_MAXIMUM_B
 #define EXPR_FMAX_U EXPR_MAXIMUM_B
-#define EXPR_FMAX_F(T, UT, x, y) (((x) >= (y) || (y) != (y)) ? (x) : (y))
+#define EXPR_FMAX_F(T, UT, x, y) (((x) > (y) || (y) != (y)) ? (x) : (y))
 #define EXPR_FMIN_B EXPR_MINIMUM_B
 #define EXPR_FMIN_I EXPR_MINIMUM_B
 #define EXPR_FMIN_U EXPR_MINIMUM_B
-#define EXPR_FMIN_F(T, UT, x, y) (((x) <= (y) || (y) != (y)) ? (x) : (y))
+#define EXPR_FMIN_F(T, UT, x, y) (((x) < (y) || (y) != (y)) ? (x) : (y))
 #define EXPR_ARCTAN2_F(T, UT, x, y) MF(T, atan2)(x, y)
 #define EXPR_HYPOT_F(T, UT, x, y) MF(T, hypot)(x, y)
 #define EXPR_COPYSIGN_F(T, UT, x, y) MF(T, copysign)(x, y)
@@ -416,9 +416,10 @@ static inline void recip_zero(void) { fperr_raise(FPE_DIVIDE | FPE_INVALID); }
 #define EXPR_ARCCOSH_F(T, UT, x) MF(T, acosh)(x)
 #define EXPR_ARCTANH_F(T, UT, x) MF(T, atanh)(x)
 #define EXPR_CBRT_F(T, UT, x) MF(T, cbrt)(x)
-/* npy_deg2rad / npy_rad2deg: one multiplication by the constant rounded to T */
-#define EXPR_DEG2RAD_F(T, UT, x) ((x) * (T)(3.141592653589793238462643383279502884 / 180.0))
-#define EXPR_RAD2DEG_F(T, UT, x) ((x) * (T)(180.0 / 3.141592653589793238462643383279502884))
+/* npy_deg2rad / npy_rad2deg: one multiplication by the constant computed in T from pi rounded
+   to T (in float32 180/pi is then 57.295776, not 57.29578: NumPy's rad2deg(-1.0f)) */
+#define EXPR_DEG2RAD_F(T, UT, x) ((x) * ((T)3.141592653589793238462643383279502884 / (T)180.0))
+#define EXPR_RAD2DEG_F(T, UT, x) ((x) * ((T)180.0 / (T)3.141592653589793238462643383279502884))
 #define EXPR_RADIANS_F EXPR_DEG2RAD_F
 #define EXPR_DEGREES_F EXPR_RAD2DEG_F
 #define EXPR_FABS_F(T, UT, x) MF(T, fabs)(x)
@@ -721,9 +722,7 @@ static int check_out(Ctx *c, const char *name, Tensor *out, int nd, const int64_
     return -1;
   }
   if (!can_cast_same_kind(ot, out->dtype))
-    return ctx_err(c, TSR_ERR_TYPE, "UFuncTypeError (TypeError)",
-                   "Cannot cast ufunc '%s' output from dtype('%s') to dtype('%s') with casting "
-                   "rule 'same_kind'", name, dtype_name(ot), dtype_name(out->dtype));
+    return ERR_OUTPUT_CAST(c, name, dtype_name(ot), dtype_name(out->dtype));
   return tensor_check_writable(c, out);
 }
 
@@ -879,7 +878,7 @@ static bool is_scalar(const Tensor *t) { return t->ndim == 0 && !t->ndarray; }
 
 const char *ufunc_binary_fpname(BinaryUfunc op, DType ct, const Tensor *a, const Tensor *b,
                                 char *buf, size_t size) {
-  const char *name = op == UF_TRUE_DIVIDE ? "divide" : binary_ufunc_names[op];
+  const char *name = binary_ufunc_names[op];
   /* (b->storage: fuse.c's stand-ins for computed operands have no data to read) */
   if (op == UF_POWER && dtype_is_float(ct) && !is_scalar(a) && b->ndim == 0 && b->storage) {
     double e = dtype_get_f64(b->dtype, tensor_data(b));
@@ -981,7 +980,7 @@ Tensor *ufunc_binary(Ctx *c, BinaryUfunc op, Tensor *a, Tensor *b, Tensor *out) 
     DType dts[2] = {m.swapped ? TSR_UINT64 : TSR_INT64, m.swapped ? TSR_INT64 : TSR_UINT64};
     return run_kernel(c, name, 2, in, dts, ot, out, mixed_cmp_loop, &m);
   }
-  if (special) {
+  if (special && tensor_size(a) > 0 && tensor_size(b) > 0) {   /* as NumPy: if one is computed */
     bool neg;
     if (has_negative(c, b, &neg) < 0) return NULL;
     if (neg) { ERR_VALUE(c, "Integers to negative integer powers are not allowed."); return NULL; }
@@ -1010,9 +1009,8 @@ int ufunc_unary_resolve(Ctx *c, UnaryUfunc op, Tensor *a, DType *ct_out, DType *
     break;
   case UF_POSITIVE: case UF_SIGN:
     if (ct == TSR_BOOL)
-      return ctx_err(c, TSR_ERR_TYPE, "UFuncTypeError (TypeError)",
-                     "ufunc '%s' did not contain a loop with signature matching types "
-                     "<class 'numpy.dtype[bool_]'> -> None", name);
+      return ERR_UFUNC_NO_LOOP(c, "ufunc '%s' did not contain a loop with signature matching "
+                                  "types <class 'numpy.dtype[bool_]'> -> None", name);
     break;
   case UF_SQUARE: case UF_RECIPROCAL:
     if (ct == TSR_BOOL) ct = TSR_INT8;

@@ -74,6 +74,102 @@ static void test_steps(void) {
   tsr_close(S);
 }
 
+/* Each family of operations is charged in proportion to its work: a loop of n operations
+   under a budget of 20 000 steps ends in LimitError (uncharged, the loop's own statements cost
+   2 n steps, within the budget), and one operation alone fits the budget. */
+static void test_steps_per_family(void) {
+  static const struct { const char *setup, *op; int n; } rows[] = {
+    {"x = ones(20000)", "y = x * 2.0", 2000},                      /* under one chunk */
+    {"x = ones(20000)", "s = x.sum()", 2000},
+    {"x = ones(20000)", "y = x.copy()", 2000},
+    {"a = ones((50, 50))", "y = a @ a", 2000},
+    {"x = ones(2000)", "y = repeat(x, 10)", 2000},
+    {"x = ones(20000)", "y = nonzero(x)", 2000},
+    {"x = random.rand(10000)", "y = sort(x)", 100},               /* one lane */
+    {"x = random.rand(10000)", "y = argsort(x)", 100},
+    {"x = random.rand(100, 100)", "x.sort(axis=1)", 100},
+    {"x = random.randint(0, 100, 10000)", "y = unique(x)", 100},
+    {"x = random.randint(0, 100, 10000); v = arange(50)", "y = in1d(x, v)", 100},
+    {"x = random.rand(10000)", "y = median(x)", 500},
+    {"x = random.rand(10000)", "y = percentile(x, [10, 90])", 500},
+    {"x = random.rand(10000)", "y = partition(x, 5000)", 500},
+    {"v = arange(10000); x = random.rand(10000) * 10000", "y = searchsorted(v, x)", 100},
+    {"x = random.rand(10000)", "y = histogram(x)", 500},
+    {"x = ones(1000)", "y = correlate(x, x, 'full')", 100},
+    {"", "y = random.rand(10000)", 500},
+    {"", "y = random.randint(0, 10, 10000)", 500},
+    {"", "y = random.permutation(10000)", 500},
+    {"x = ones(10000)", "y = x.tolist()", 500},
+    {"l = [1.0] * 10000", "y = array(l)", 500},
+    {"x = random.rand(1000)", "s = str(x)", 500},
+    {"x = random.rand(1000)", "s = repr(x)", 500},
+    {"l = random.rand(1000).tolist()", "s = repr(l)", 500},
+    {"", "y = [0] * 10000", 500},
+    {"l = [0] * 5000", "y = l + l", 500},
+    {"l = [0] * 10000; m = [0] * 10000", "y = l == m", 500},
+    {"l = [0] * 10000; m = [0] * 10000", "y = l < m", 500},
+    {"l = [0] * 10000", "y = -1 in l", 500},
+    {"l = [0] * 10000", "y = list(l)", 500},
+    {"", "s = '%20000d' % 5", 2000},
+    {"", "s = format(5, '>20000')", 2000},
+    {"l = [0] * 10000", "y = sum(l)", 500},
+    {"l = random.rand(5000).tolist()", "y = sorted(l)", 100},
+    {"import random as r\nl = [0] * 10000", "r.shuffle(l)", 500},
+    {"s = 'ab'", "y = s * 100000", 2000},
+    {"s = 'a' * 200000", "y = 'b' in s", 2000},
+    {"s = 'a' * 200000; t = 'a' * 200000", "y = s == t", 2000},
+    {"s = 'a' * 200000", "y = s.find('ab')", 2000},
+    {"s = 'a' * 2000", "y = s.find('a' * 1000 + 'b')", 500},     /* quadratic search */
+    {"s = 'a b' * 10000", "y = s.split()", 100},
+    {"s = 'a,b' * 10000", "y = s.split(',')", 100},
+    {"s = 'ab' * 100000", "y = s.replace('a', 'cc')", 500},
+    {"l = ['ab'] * 10000", "y = ','.join(l)", 500},
+    {"s = 'ab' * 100000", "y = s.upper()", 2000},
+    {"", "y = ones(20000)", 2000},
+    {"", "y = full(20000, 7)", 2000},
+    {"", "y = zeros(20000)", 2000},
+  };
+  tsr_Config cfg;
+  tsr_config_init(&cfg);
+  cfg.max_steps = 20000;
+  for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+    tsr_State *S = tsr_open(&cfg);
+    CHECK(S != NULL);
+    if (!S) return;
+    char src[512];
+    CHECK(tsr_eval(S, rows[r].setup, "setup", NULL) == TSR_OK);
+    snprintf(src, sizeof src, "for i in range(1):\n    %s", rows[r].op);
+    tsr_Status once = tsr_eval(S, src, "once", NULL);
+    CHECK(once == TSR_OK);
+    snprintf(src, sizeof src, "for i in range(%d):\n    %s", rows[r].n, rows[r].op);
+    tsr_Status st = tsr_eval(S, src, "loop", NULL);
+    if (st != TSR_ERR_LIMIT || once != TSR_OK)
+      fprintf(stderr, "%s: once %d, %d times %d: %s\n", rows[r].op, (int)once, rows[r].n,
+              (int)st, tsr_error_message(S));
+    CHECK(st == TSR_ERR_LIMIT);
+    CHECK_STR(tsr_last_error(S)->message, "evaluation exceeded the step budget of 20000 steps");
+    still_usable(S);
+    tsr_close(S);
+  }
+}
+
+/* tsr_open gives a state whatever the budget: setting it up is not charged. */
+static void test_open_tiny_budget(void) {
+  static const uint64_t budgets[] = {1, 2, 32, 33, 1000};
+  for (size_t k = 0; k < sizeof budgets / sizeof budgets[0]; k++) {
+    tsr_Config cfg;
+    tsr_config_init(&cfg);
+    cfg.max_steps = budgets[k];
+    tsr_State *S = tsr_open(&cfg);
+    CHECK(S != NULL);
+    if (!S) continue;
+    CHECK(tsr_eval(S, "x = 1", NULL, NULL) == TSR_OK);
+    CHECK(tsr_eval(S, "while True:\n    pass", NULL, NULL) == TSR_ERR_LIMIT);
+    CHECK(tsr_eval(S, "y = x + 1", NULL, NULL) == TSR_OK);
+    tsr_close(S);
+  }
+}
+
 /* ---- interrupt from another thread ------------------------------------------------------------ */
 
 typedef struct { tsr_State *S; double delay, sent; } Interrupter;
@@ -103,6 +199,54 @@ static void interrupt_during(tsr_State *S, const char *src) {
   still_usable(S);
 }
 
+/* An interrupt that arrives during the last statement, after its last poll, is reported: the
+   host function blocks until a second thread has called tsr_interrupt, then returns, and
+   nothing of the script polls again. */
+typedef struct { tsr_State *S; volatile int in_call, sent; } LateInterrupt;
+
+static void *late_interrupter(void *arg) {
+  LateInterrupt *li = arg;
+  while (!li->in_call) usleep(100);
+  tsr_interrupt(li->S);
+  li->sent = 1;
+  return NULL;
+}
+
+static tsr_Status host_wait_interrupt(tsr_Call *call, void *ud) {
+  LateInterrupt *li = ud;
+  li->in_call = 1;
+  while (!li->sent) usleep(100);
+  (void)call;
+  return TSR_OK;
+}
+
+static void test_late_interrupt(void) {
+  tsr_State *S = tsr_open(NULL);
+  CHECK(S != NULL);
+  if (!S) return;
+  LateInterrupt li = {S, 0, 0};
+  CHECK(tsr_register(S, "wait_interrupt", host_wait_interrupt, &li) == TSR_OK);
+  static const char *const programs[] = {
+    "wait_interrupt()",                 /* the last statement: nothing polls after it */
+    "x = 1\nwait_interrupt()",
+    "def f():\n    wait_interrupt()\nf()",
+  };
+  for (size_t k = 0; k < sizeof programs / sizeof programs[0]; k++) {
+    li.in_call = li.sent = 0;
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, late_interrupter, &li) == 0);
+    tsr_Tensor *r = NULL;
+    tsr_Status st = tsr_eval(S, programs[k], "late", &r);
+    pthread_join(th, NULL);
+    CHECK(st == TSR_ERR_INTERRUPT);
+    CHECK(r == NULL);
+    CHECK_STR(tsr_last_error(S)->kind, "KeyboardInterrupt");
+    tsr_tensor_release(r);
+    still_usable(S);
+  }
+  tsr_close(S);
+}
+
 static void test_interrupt(void) {
   tsr_State *S = tsr_open(NULL);
   CHECK(S != NULL);
@@ -111,6 +255,9 @@ static void test_interrupt(void) {
   interrupt_during(S, "s = broadcast_to(arange(4.0), (10**11, 4)).std()"); /* var/std */
   interrupt_during(S, "s = broadcast_to(arange(3.0), (10**12, 3)).max(axis=0)");  /* axis */
   interrupt_during(S, "i = 0\nwhile True:\n    i += 1");                   /* a script loop */
+  interrupt_during(S, "x = [0]\nwhile True:\n    y = x * 10**7");       /* list * n */
+  interrupt_during(S, "set_printoptions(threshold=10**12)\n"              /* formatting */
+                      "s = str(broadcast_to(1.5, (10**9,)))");
   /* an interrupt is not remembered into the next evaluation */
   tsr_interrupt(S);
   still_usable(S);
@@ -311,7 +458,10 @@ int main(void) {
   double t0 = now();
 #define TIME(f) (f(), fprintf(stderr, #f ": %.2f s\n", now() - t0), t0 = now())
   TIME(test_steps);
+  TIME(test_steps_per_family);
+  TIME(test_open_tiny_budget);
   TIME(test_interrupt);
+  TIME(test_late_interrupt);
   TIME(test_depth);
   TIME(test_sandbox_and_host);
   TIME(test_threads);

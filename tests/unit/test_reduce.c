@@ -265,8 +265,8 @@ static void float_cases(DType dt, const char *tag) {
     CASE("sum (%lld,%lld).T all", reduce(c, RED_SUM, mt, ALL_AXES, false, -1));
     CASE("mean (%lld,%lld) axis=1", reduce(c, RED_MEAN, m, axes1(1), 1, false, -1));
     CASE("mean (%lld,%lld) all", reduce(c, RED_MEAN, m, ALL_AXES, false, -1));
-    CASE("var (%lld,%lld) axis=0", reduce_var(c, m, axes1(0), 1, false, 0, false));
-    CASE("std (%lld,%lld) all ddof1", reduce_var(c, m, ALL_AXES, false, 1, true));
+    CASE("var (%lld,%lld) axis=0", reduce_var(c, m, axes1(0), 1, false, 0, false, -1));
+    CASE("std (%lld,%lld) all ddof1", reduce_var(c, m, ALL_AXES, false, 1, true, -1));
 #undef CASE
     tensor_release(mt);
     tensor_release(m);
@@ -333,7 +333,7 @@ static void int_cases(void) {
   Tensor *u8 = tensor_astype(c, xi, TSR_UINT8), *m32 = reshaped(i32, 2, s2);
   Tensor *mt = transposed2(m);
   expect("i64 mean n=30000", reduce(c, RED_MEAN, xi, ALL_AXES, false, -1));
-  expect("i64 var (100,300) axis=1", reduce_var(c, m, axes1(1), 1, false, 0, false));
+  expect("i64 var (100,300) axis=1", reduce_var(c, m, axes1(1), 1, false, 0, false, -1));
   expect("i64 sum (100,300) axis=0", reduce(c, RED_SUM, m, axes1(0), 1, false, -1));
   expect("i32 sum dtype int8", reduce(c, RED_SUM, i32, ALL_AXES, false, TSR_INT8));
   expect("i16 prod (100,300) axis=1", reduce(c, RED_PROD, i16, axes1(1), 1, false, -1));
@@ -454,7 +454,7 @@ static void small_cases(void) {
   tensor_release(tb);
   tensor_release(ti);
   Tensor *to = from_f64(TSR_FLOAT64, 3, ones);
-  CHECK(isnan(scalar(reduce_var(c, to, ALL_AXES, false, 5, false))));
+  CHECK(isnan(scalar(reduce_var(c, to, ALL_AXES, false, 5, false, -1))));
   tensor_release(to);
 }
 

@@ -4,9 +4,14 @@
 **
 ** Every eval_* function returns 0 with a new reference in *out, or -1 with the error in the
 ** Ctx.  The innermost failing node records its position (set_pos).
+**
+** Programs run on the virtual machine (vm.c, compile.c): it calls this file's operators on
+** values (the eval_* functions at the end) and hands it what it does not compile yet (vm.h's
+** escapes), on the same frame.  Top-level chunks enter through eval_chunk.
 */
 #include "interp.h"
 #include "scalar.h"
+#include "vm.h"
 #include "../runtime/fuse.h"
 
 #include <math.h>
@@ -14,7 +19,6 @@
 
 /* Nesting of eval calls; the real bound is the C stack guard (ctx_stack_exhausted). */
 #define MAX_EVAL_DEPTH 1000000
-#define MAX_CALL_DEPTH 1000
 
 enum { EXEC_NORMAL = 0, EXEC_BREAK = 1, EXEC_CONTINUE = 2, EXEC_RETURN = 3 };
 
@@ -1345,71 +1349,6 @@ static int get_attr(Interp *I, Value obj, const char *name, Value *out) {
 /* Locals up to this many live on the C stack; more go to the heap. */
 #define SMALL_SLOTS 8
 
-static int call_user(Interp *I, Func *f, const Args *a, Value *out) {
-  Ctx *c = &I->ctx;
-  Node *def = f->def;
-  const FuncScope *sc = def->cache;
-  const char *fname = def->str;
-  if (I->call_depth >= MAX_CALL_DEPTH) return err_recursion(I);
-  if (a->npos > f->nparams)
-    return ERR_TYPE(c, "%s() takes %d positional argument%s but %d %s given", fname, f->nparams,
-                    f->nparams == 1 ? "" : "s", a->npos, a->npos == 1 ? "was" : "were");
-  int nl = sc->nlocals, np = f->nparams;
-  Value small_slots[SMALL_SLOTS], *slots = small_slots;
-  size_t slots_size = 0;
-  if (nl > SMALL_SLOTS) {
-    slots_size = (size_t)nl * sizeof(Value);
-    if (!(slots = ctx_malloc(c, slots_size))) return -1;
-  }
-  for (int i = 0; i < nl; i++) slots[i] = v_undef();
-  /* parameters: borrowed arguments first, all retained once every one is known */
-  for (int i = 0; i < a->npos; i++) slots[i] = a->pos[i];
-  for (int k = 0; k < a->nkw; k++) {
-    int j = 0;
-    Node *q = def->a;
-    for (; q; q = q->next, j++) if (strcmp(q->str, a->kwnames[k]) == 0) break;
-    if (!q) {
-      ERR_TYPE(c, "%s() got an unexpected keyword argument '%s'", fname, a->kwnames[k]);
-      goto fail;
-    }
-    if (slots[j].type != V_UNDEF) {
-      ERR_TYPE(c, "%s() got multiple values for argument '%s'", fname, a->kwnames[k]);
-      goto fail;
-    }
-    slots[j] = a->kw[k];
-  }
-  int i = 0;
-  for (Node *p = def->a; p; p = p->next, i++)
-    if (slots[i].type == V_UNDEF && f->defaults[i].type == V_UNDEF) {
-      ERR_TYPE(c, "%s() missing 1 required positional argument: '%s'", fname, p->str);
-      goto fail;
-    }
-  for (i = 0; i < np; i++)
-    slots[i] = value_retain(slots[i].type != V_UNDEF ? slots[i] : f->defaults[i]);
-  Frame fr;
-  fr.slots = slots;
-  fr.scope = sc;
-  fr.globals = f->globals;
-  fr.parent = I->frame;
-  I->frame = &fr;
-  ChunkRef *saved_chunk = I->cur_chunk;
-  I->cur_chunk = f->chunk;
-  I->call_depth++;
-  int rc = exec_block(I, def->b);
-  I->call_depth--;
-  I->cur_chunk = saved_chunk;
-  I->frame = fr.parent;
-  for (i = 0; i < nl; i++) value_decref(slots[i]);
-  if (slots != small_slots) ctx_free(c, slots, slots_size);
-  if (rc < 0) return -1;
-  if (rc == EXEC_RETURN) { *out = I->retval; I->retval = v_none(); }
-  else *out = v_none();
-  return 0;
-fail:
-  if (slots != small_slots) ctx_free(c, slots, slots_size);
-  return -1;
-}
-
 /* noinline: its HostCall frame must not weigh on every call_value frame of a recursion */
 __attribute__((noinline))
 static int call_host(Interp *I, CFunc *f, const Args *a, Value *out) {
@@ -1473,7 +1412,7 @@ static int call_value(Interp *I, Value fn, const Args *a, Value *out) {
     if (returns_out(m->bi, a, *out)) return 0;
     return value_mark_ndarray(I, m->bi->ns, m->bi->name, m->self, out);
   }
-  case V_FUNC: return call_user(I, (Func *)fn.o, a, out);
+  case V_FUNC: return vm_call(I, (Func *)fn.o, a, out);
   case V_CFUNC: return call_host(I, (CFunc *)fn.o, a, out);
   case V_DTYPE: return call_dtype(I, fn.dt, a, out);
   default:
@@ -2041,48 +1980,19 @@ static int exec_block(Interp *I, Node *block) {
 }
 
 int eval_chunk(Interp *I, ChunkRef *cr, bool interactive, Value *result) {
-  Frame fr;
-  memset(&fr, 0, sizeof fr);
-  fr.globals = I->globals;
   Frame *saved = I->frame;
   ChunkRef *saved_chunk = I->cur_chunk;
-  I->frame = &fr;
   I->cur_chunk = cr;
   if (result) *result = v_none();
   int rc = 0;
   Node *where;
+  Proto *p;
   if ((!cr->chunk->resolved && eval_check_supported(&I->ctx, cr->chunk, &where) < 0) ||
-      resolve_chunk(&I->ctx, cr->chunk, &where) < 0) {
+      resolve_chunk(&I->ctx, cr->chunk, &where) < 0 ||
+      compile_chunk(I, cr->chunk, interactive, result != NULL, &p, &where) < 0)
     rc = where ? set_pos(I, where) : -1;
-    goto done;
-  }
-  for (Node *s = cr->chunk->root->a; s; s = s->next) {
-    if (s->kind == N_EXPR && (interactive || (result && !s->next))) {
-      Value v;
-      if (ctx_poll(&I->ctx, 1) < 0) { rc = set_pos(I, s); break; }
-      if (eval(I, s->a, &v) < 0) { rc = -1; break; }
-      if (interactive && v.type != V_NONE) {
-        Buf b; buf_init(&b, &I->ctx);
-        value_repr(I, &b, v);
-        buf_putc(&b, '\n');
-        if (!b.failed) interp_write(I, 1, b.p, b.n);
-        buf_free(&b);
-        dict_set(I->globals, "_", value_retain(v));
-      }
-      if (result && !s->next) { *result = v; }
-      else value_decref(v);
-      continue;
-    }
-    int r = exec_stmt(I, s);
-    if (r < 0) { rc = -1; break; }
-    if (r != EXEC_NORMAL) {
-      ctx_err(&I->ctx, TSR_ERR_SYNTAX, "SyntaxError",
-              r == EXEC_RETURN ? "'return' outside function" : "'break' outside loop");
-      rc = set_pos(I, s);
-      break;
-    }
-  }
-done:
+  else
+    rc = vm_run_module(I, p, cr, result);
   I->frame = saved;
   I->cur_chunk = saved_chunk;
   value_decref(I->retval);
@@ -2093,3 +2003,52 @@ done:
   if (!saved) value_gc_chunk_end(I);
   return rc;
 }
+
+/* ---------------------------------------------------------------------------------------- */
+/* The pieces the virtual machine uses (vm.h). */
+
+int eval_set_pos(Interp *I, Node *n) { return set_pos(I, n); }
+Value *eval_name_ref(Interp *I, Node *n) { return name_ref(I, n); }
+int eval_store_name(Interp *I, Node *n, Value v) { return store_name(I, n, v); }
+int eval_unbound_local(Interp *I, const char *name) { return unbound_local(I, name); }
+int eval_expr_num(Interp *I, Node *n, Value *out) { return eval_num(I, n, out); }
+int eval_exec_stmt(Interp *I, Node *s) {
+  int rc = exec_stmt(I, s);
+  return rc < 0 ? -1 : 0;
+}
+int eval_assign_target(Interp *I, Node *target, Value v) {
+  return assign(I, target, v) < 0 ? set_pos(I, target) : 0;
+}
+
+/* mode: 0 a plain operator, 1 the same with a left operand nobody else holds (a temporary
+   of the VM: its buffer may be reused), 2 augmented assignment (in place on a tensor). */
+int eval_binary_num(Interp *I, int op, Value a, Value b, int mode, Value *out) {
+  if (mode == 2) {
+    /* an array (0-d included) updates in place (ndarray.__iadd__); a NumPy scalar has no
+       in-place operators, so x += y is x = x + y */
+    Tensor *inplace = a.type == V_TENSOR && (a.t->ndim > 0 || a.t->ndarray) ? a.t : NULL;
+    if (inplace && (inplace->readonly || inplace->storage->readonly))   /* NumPy's ufunc text */
+      return ERR_VALUE(&I->ctx, "output array is read-only");
+    return binary_op_num(I, op, a, b, inplace, out);
+  }
+  if (number_binop(op, a, b, out)) return 0;
+  return binary_op_num(I, op, a, b, mode == 1 ? elidable_temporary(op, a, b) : NULL, out);
+}
+int eval_compare_num(Interp *I, int op, Value a, Value b, Value *out) {
+  return compare_op_num(I, op, a, b, out);
+}
+int eval_unary_num(Interp *I, int op, Value a, Value *out) { return unary_op_num(I, op, a, out); }
+int eval_getitem_num(Interp *I, Value obj, Value idx, Value *out) {
+  return subscript_get_num(I, obj, idx, out);
+}
+int eval_setitem(Interp *I, Value obj, Value idx, Value v) { return subscript_set(I, obj, idx, v); }
+int eval_getattr(Interp *I, Value obj, const char *name, Value *out) {
+  return get_attr(I, obj, name, out);
+}
+int eval_call_value(Interp *I, Value fn, const Args *a, Value *out) {
+  return call_value(I, fn, a, out);
+}
+int eval_iter_len(Interp *I, Value v, int64_t *len) { return iter_len(I, v, len); }
+int eval_iter_item(Interp *I, Value v, int64_t i, Value *out) { return iter_item(I, v, i, out); }
+bool eval_is_fusion_root(Node *n) { return is_fusion_root(n); }
+int eval_recursion_error(Interp *I) { return err_recursion(I); }

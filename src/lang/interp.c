@@ -5,6 +5,7 @@
 ** namespace rule that chooses between them.
 */
 #include "interp.h"
+#include "vm.h"
 #include "../runtime/einsum.h"
 
 #include <math.h>
@@ -269,6 +270,7 @@ void interp_free(Interp *I) {
 
 void interp_free_contents(Interp *I) {
   interp_clear_error(I);
+  vm_free(I);
   value_decref(I->retval);
   if (I->numpy.type == V_NAMESPACE) {
     ((Namespace *)I->numpy.o)->members = NULL;   /* numpy_dict, freed below */

@@ -35,6 +35,7 @@ typedef struct Func {
   int nparams;
   Value *defaults;      /* nparams entries, V_UNDEF where no default */
   const char *doc;      /* first-statement docstring or NULL (points into the arena) */
+  const struct Proto *proto;   /* its bytecode, found on the first call (vm.c) */
 } Func;
 
 /* A host function registered with tsr_register. */
@@ -44,7 +45,10 @@ typedef struct CFunc { Obj h; tsr_CFunction fn; void *ud; char name[64]; } CFunc
    runs: names[0..nparams) are its parameters in order, then every other name its body binds
    (assigns, for-loop targets, def, import, del) and does not declare global.  Lives in the
    chunk's arena; N_DEF.cache points to it. */
-typedef struct FuncScope { int nlocals, nparams; const char **names; } FuncScope;
+typedef struct FuncScope {
+  int nlocals, nparams; const char **names;
+  struct Proto *proto;   /* its bytecode (compile.c), set before the chunk runs */
+} FuncScope;
 
 /* Resolves every function of ch (once; sets ch->resolved): N_DEF.cache gets its FuncScope,
    and each N_NAME of a function body its slot (ast.h).  Returns 0, or -1 with the error in c
@@ -105,6 +109,7 @@ struct Interp {
   Frame *frame;
   int depth;            /* nesting of eval calls (C stack guard) */
   int call_depth;       /* nesting of user function calls */
+  struct VM *vm;        /* the virtual machine's stack and frames (vm.c); NULL until used */
   Value retval;         /* value of a `return` being unwound */
   /* error location of the pending error */
   int err_line, err_col;

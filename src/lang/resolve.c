@@ -181,6 +181,7 @@ static int resolve_def(Resolver *outer, Node *def) {
   sc->nlocals = R.n;
   sc->nparams = def->n;
   sc->names = names;
+  sc->proto = NULL;
   def->cache = sc;
   rc = 0;
 done:

@@ -129,7 +129,7 @@ static int make_star_builtins(Interp *I) {
 }
 
 /* Does the tree under n hold an import of numpy (`import numpy...`, `from numpy... import`)?
-   Walks every node (a, b, c, next) with an explicit stack, so any nesting is fine. */
+   Walks every node (a, b, c, d, next) with an explicit stack, so any nesting is fine. */
 static bool imports_numpy(Ctx *c, const Node *root) {
   const Node *small[64], **stack = small;
   size_t n = 0, cap = 64;
@@ -140,8 +140,8 @@ static bool imports_numpy(Ctx *c, const Node *root) {
     if ((x->kind == N_IMPORT || x->kind == N_FROMIMPORT) && x->str &&
         strncmp(x->str, "numpy", 5) == 0 && (x->str[5] == 0 || x->str[5] == '.'))
       found = true;
-    const Node *kids[4] = {x->a, x->b, x->c, x->next};
-    for (int k = 0; k < 4; k++) {
+    const Node *kids[5] = {x->a, x->b, x->c, x->d, x->next};
+    for (int k = 0; k < 5; k++) {
       if (!kids[k]) continue;
       if (n == cap) {
         const Node **grown = ctx_malloc(c, 2 * cap * sizeof *grown);

@@ -353,7 +353,7 @@ static inline void copy_elem(char *dst, const char *src, size_t isz) {
     T *rp = (T *)(void *)tensor_data(r);                                                    \
     for (int64_t b = 0; b < n; b++) {                                                       \
       int64_t i = ix[b];                                                                    \
-      if ((uint64_t)(i + size) >= (uint64_t)(2 * size)) { bad = b; break; }                 \
+      if (i < -size || i >= size) { bad = b; break; }   /* 2 * size may pass INT64_MAX */   \
       i += i < 0 ? size : 0;                                                                \
       rp[b] = tp[i * st];                                                                   \
     }                                                                                       \

@@ -305,8 +305,23 @@ static int bi_tuple(Interp *I, const Args *a, Value *out) { return to_sequence(I
 
 /* Is key x before key y (x < y, or y < x when reverse)?  1, 0, or -1 on error. */
 static int sort_before(Interp *I, Value x, Value y, bool reverse) {
-  Value r;
-  if (interp_compare(I, OP_LT, reverse ? y : x, reverse ? x : y, &r)) return -1;
+  Value a = reverse ? y : x, b = reverse ? x : y, r;
+  /* Python numbers and strs directly (an int against a float exactly, as Python compares
+     them: x86-64's long double holds every int64); the rest through the evaluator */
+  bool na = a.type == V_INT || a.type == V_FLOAT || a.type == V_BOOL;
+  bool nb = b.type == V_INT || b.type == V_FLOAT || b.type == V_BOOL;
+  if (na && nb) {
+    if (ctx_work(interp_ctx(I), 1, WORK_COMPARE) < 0) return -1;
+    if (a.type == V_INT && b.type == V_INT) return a.i < b.i;
+    long double p = a.type == V_FLOAT ? a.f : a.type == V_INT ? (long double)a.i : a.b;
+    long double q = b.type == V_FLOAT ? b.f : b.type == V_INT ? (long double)b.i : b.b;
+    return p < q;
+  }
+  if (a.type == V_STR && b.type == V_STR) {
+    if (ctx_work(interp_ctx(I), 1, WORK_COMPARE) < 0) return -1;
+    return strcmp(as_str(a)->s, as_str(b)->s) < 0;
+  }
+  if (interp_compare(I, OP_LT, a, b, &r)) return -1;
   int t = value_truth(I, r);
   value_decref(r);
   return t;

@@ -721,10 +721,9 @@ L_FORPREP: {
   Value *r = base + I_A(i);
   if (r->type == V_RANGE) {
     Range *g = (Range *)r->o;
-    int64_t len = g->step > 0 ? (g->stop > g->start ? (g->stop - g->start + g->step - 1) / g->step : 0)
-                              : (g->start > g->stop ? (g->start - g->stop - g->step - 1) / -g->step : 0);
+    /* the count of items left, as an unsigned count (a range may hold 2**64 - 1 of them) */
     setreg(r + 1, v_int(g->start));
-    setreg(r + 2, v_int(len));
+    setreg(r + 2, v_int((int64_t)progression_count(g->start, g->stop, g->step)));
   } else {
     int64_t len;
     SAVE();
@@ -739,10 +738,10 @@ L_FORNEXT: {
   Value *r = base + I_A(i);
   Value *target = base + I_A(*pc);
   if (r->type == V_RANGE) {
-    if (r[2].i <= 0) { pc++; DISPATCH(); }
+    if ((uint64_t)r[2].i == 0) { pc++; DISPATCH(); }
     int64_t cur = r[1].i;
     r[1].i = (int64_t)((uint64_t)cur + (uint64_t)((Range *)r->o)->step);   /* may pass the end */
-    r[2].i--;
+    r[2].i = (int64_t)((uint64_t)r[2].i - 1);
     setreg(target, v_int(cur));
   } else {
     int64_t idx = r[1].i, len = r[2].i;

@@ -221,13 +221,16 @@ static bool any_nonfinite(Tensor *t) {
 
 /* Is any element of t (float64) negative, -0.0 included, NaN excluded (NumPy's
    CONS_NON_NEGATIVE check)? */
-static bool any_signbit(Tensor *t) {
+/* 1 if an element of t has its sign bit set (NaN aside), 0 if none, -1 when the step budget
+   or an interrupt stops the scan (a broadcast view may have 2**62 elements). */
+static int any_signbit(Ctx *c, Tensor *t) {
   int64_t n = tensor_size(t), idx[TSR_MAXDIMS] = {0};
   for (int64_t i = 0; i < n; i++, next_index(t->ndim, t->shape, idx)) {
     double v = *(double *)tensor_at(t, idx);
-    if (!isnan(v) && signbit(v)) return true;
+    if (!isnan(v) && signbit(v)) return 1;
+    if ((i & 4095) == 4095 && ctx_work(c, 4096, WORK_ELEMENT) < 0) return -1;
   }
-  return false;
+  return 0;
 }
 
 static long double get_ld(DType dt, const char *p);
@@ -381,8 +384,9 @@ static int bi_normal(Interp *I, const Args *a, Value *out) {
   Tensor *loc = float_param(I, s[0], 0.0), *scale = loc ? float_param(I, s[1], 1.0) : NULL;
   int rc = -1;
   if (scale) {
-    if (any_signbit(scale)) IERR_VALUE(I, "scale < 0");
-    else rc = cont(I, draw_normal, s[2], loc, scale, out);
+    int neg = any_signbit(interp_ctx(I), scale);
+    if (neg > 0) IERR_VALUE(I, "scale < 0");
+    else if (neg == 0) rc = cont(I, draw_normal, s[2], loc, scale, out);
   }
   tensor_release(loc);
   tensor_release(scale);
@@ -501,6 +505,7 @@ static int check_constraint(Interp *I, Tensor *t, const char *name, Constraint c
   int64_t n = tensor_size(t), idx[TSR_MAXDIMS] = {0};
   for (int64_t i = 0; i < n; i++, next_index(t->ndim, t->shape, idx)) {
     double v = *(double *)tensor_at(t, idx);
+    if ((i & 4095) == 4095 && ctx_work(interp_ctx(I), 4096, WORK_ELEMENT) < 0) return -1;
     switch (cons) {
     case CONS_NONE:
       break;
@@ -523,9 +528,11 @@ static int check_constraint(Interp *I, Tensor *t, const char *name, Constraint c
   }
   if (cons == CONS_POISSON) {   /* arrays: NaN and too large first, then negative */
     memset(idx, 0, sizeof idx);
-    for (int64_t i = 0; i < n; i++, next_index(t->ndim, t->shape, idx))
+    for (int64_t i = 0; i < n; i++, next_index(t->ndim, t->shape, idx)) {
       if (*(double *)tensor_at(t, idx) < 0)
         return IERR_VALUE(I, "%s < 0 or %s contains NaNs", name, name);
+      if ((i & 4095) == 4095 && ctx_work(interp_ctx(I), 4096, WORK_ELEMENT) < 0) return -1;
+    }
   }
   return 0;
 }

@@ -171,6 +171,27 @@ static void test_steps_per_family(void) {
   }
 }
 
+/* numpy.random's parameter checks scan their (broadcast) parameters before drawing: a view of
+   2**58 elements must meet the budget there, not loop for days (it did: no charge, no poll). */
+static void test_random_parameter_scan(void) {
+  static const char *const progs[] = {
+    "x = random.normal(0, broadcast_to(1.0, (2**58,)))",
+    "x = random.exponential(broadcast_to(1.0, (2**58,)))",
+    "x = random.poisson(broadcast_to(1.0, (2**58,)))",
+  };
+  for (size_t k = 0; k < sizeof progs / sizeof progs[0]; k++) {
+    tsr_Config cfg;
+    tsr_config_init(&cfg);
+    cfg.max_steps = 100000;
+    tsr_State *S = tsr_open(&cfg);
+    CHECK(S != NULL);
+    if (!S) continue;
+    CHECK(tsr_eval(S, progs[k], NULL, NULL) == TSR_ERR_LIMIT);
+    still_usable(S);
+    tsr_close(S);
+  }
+}
+
 /* tsr_open gives a state whatever the budget: setting it up is not charged. */
 static void test_open_tiny_budget(void) {
   static const uint64_t budgets[] = {1, 2, 32, 33, 1000};
@@ -481,6 +502,7 @@ int main(void) {
   TIME(test_steps);
   TIME(test_steps_per_family);
   TIME(test_open_tiny_budget);
+  TIME(test_random_parameter_scan);
   TIME(test_interrupt);
   TIME(test_late_interrupt);
   TIME(test_depth);

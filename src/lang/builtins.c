@@ -112,13 +112,6 @@ fail:
   return -1;
 }
 
-/* Number of code points of a UTF-8 string. */
-static int64_t utf8_length(const char *s, size_t n) {
-  int64_t count = 0;
-  for (size_t i = 0; i < n; i++)
-    if (((unsigned char)s[i] & 0xC0) != 0x80) count++;
-  return count;
-}
 
 /* len(obj): strings, lists, tuples, ranges, and tensors (first dimension). */
 static int bi_len(Interp *I, const Args *a, Value *out) {
@@ -126,7 +119,7 @@ static int bi_len(Interp *I, const Args *a, Value *out) {
   if (args_parse(I, a, "len", "obj", s)) return -1;
   Value v = s[0];
   switch (v.type) {
-  case V_STR: *out = v_int(utf8_length(as_str(v)->s, as_str(v)->len)); return 0;
+  case V_STR: *out = v_int((int64_t)as_str(v)->ncp); return 0;
   case V_LIST: case V_TUPLE: *out = v_int(as_list(v)->n); return 0;
   case V_RANGE: {
     const Range *r = (const Range *)v.o;

@@ -106,17 +106,6 @@ static int round_int(Interp *I, int64_t i, int64_t nd, Value *out) {
   return 0;
 }
 
-/* int(d) for a float that round() made integral: ValueError for NaN, OverflowError beyond
-   int64 (Python's ints beyond 64 bits are not there yet). */
-static int float_to_pyint(Interp *I, double d, Value *out) {
-  if (isnan(d)) return ERR_VALUE(interp_ctx(I), "cannot convert float NaN to integer");
-  if (isinf(d)) return ERR_OVERFLOW(interp_ctx(I), "cannot convert float infinity to integer");
-  if (d >= 9223372036854775808.0 || d < -9223372036854775808.0)
-    return ERR_OVERFLOW(interp_ctx(I), "int too large to convert to a 64-bit int");
-  *out = v_int((int64_t)d);
-  return 0;
-}
-
 /* round(number, ndigits=None): Python's, with numpy.around for ndarrays (tsr's extension) and
    NumPy scalars' __round__ (without ndigits a Python int, with it numpy.around's scalar). */
 static int bi_round(Interp *I, const Args *a, Value *out) {
@@ -131,36 +120,20 @@ static int bi_round(Interp *I, const Args *a, Value *out) {
     return call_numpy(I, "around", &b, out);
   }
   if (has_nd && value_to_int(I, s[1], &nd)) return -1;
+  if (v.type == V_TENSOR && v.t->dtype != TSR_BOOL) {   /* a NumPy scalar's __round__ */
+    if (has_nd) {
+      Value args[2] = {v, v_int(nd)};
+      Args b = {2, args, 0, NULL, NULL, v_undef()};
+      return call_numpy(I, "around", &b, out);
+    }
+    if (value_scalar_to_python(I, v, &v)) return -1;
+  }
   switch (v.type) {
   case V_BOOL: case V_INT:
     return round_int(I, v.type == V_BOOL ? v.b : v.i, nd, out);
   case V_FLOAT:
     if (has_nd) { *out = v_float(round_float(v.f, nd)); return 0; }
-    return float_to_pyint(I, nearbyint(v.f), out);   /* the default mode: half to even */
-  case V_TENSOR:
-    if (v.t->dtype != TSR_BOOL) {
-      if (has_nd) {
-        Value args[2] = {v, v_int(nd)};
-        Args b = {2, args, 0, NULL, NULL, v_undef()};
-        return call_numpy(I, "around", &b, out);
-      }
-      if (dtype_is_float(v.t->dtype)) {
-        double d;
-        if (value_to_double(I, v, &d)) return -1;
-        return float_to_pyint(I, nearbyint(d), out);
-      }
-      int64_t i;
-      if (v.t->dtype == TSR_UINT64) {
-        uint64_t u;
-        memcpy(&u, tensor_data(v.t), 8);
-        if (u > INT64_MAX)
-          return ERR_OVERFLOW(interp_ctx(I), "int too large to convert to a 64-bit int");
-      }
-      if (value_to_int(I, v, &i)) return -1;
-      *out = v_int(i);
-      return 0;
-    }
-    break;
+    return value_float_to_int(I, nearbyint(v.f), out);   /* the default mode: half to even */
   default:
     break;
   }

@@ -171,18 +171,8 @@ static int format_int(Interp *I, Buf *b, int64_t v, const Spec *s, const char *t
     if (s->sign) return IERR_VALUE(I, "Sign not allowed with integer format specifier 'c'");
     if (s->alt) return IERR_VALUE(I, "Alternate form (#) not allowed with integer format specifier 'c'");
     if (v < 0 || v > 0x10ffff) return ERR_OVERFLOW(interp_ctx(I), "%%c arg not in range(0x110000)");
-    char u[5];
-    size_t n = 0;
-    uint32_t cp = (uint32_t)v;
-    if (cp < 0x80) u[n++] = (char)cp;
-    else if (cp < 0x800) { u[n++] = (char)(0xc0 | cp >> 6); u[n++] = (char)(0x80 | (cp & 63)); }
-    else if (cp < 0x10000) {
-      u[n++] = (char)(0xe0 | cp >> 12); u[n++] = (char)(0x80 | (cp >> 6 & 63));
-      u[n++] = (char)(0x80 | (cp & 63));
-    } else {
-      u[n++] = (char)(0xf0 | cp >> 18); u[n++] = (char)(0x80 | (cp >> 12 & 63));
-      u[n++] = (char)(0x80 | (cp >> 6 & 63)); u[n++] = (char)(0x80 | (cp & 63));
-    }
+    char u[4];
+    size_t n = utf8_put(u, (uint32_t)v);
     pad(b, s, u, n, 0, true);
     return 0;
   }
@@ -308,34 +298,8 @@ static int format_text(Interp *I, Buf *b, const char *t, size_t n, const Spec *s
   return 0;
 }
 
-/* The Python number a NumPy scalar formats as (NumPy's __format__), or v itself. */
-static int scalar_as_python(Interp *I, Value v, Value *out) {
-  *out = v;
-  if (v.type != V_TENSOR || v.t->ndim != 0 || v.t->ndarray) return 0;
-  DType dt = v.t->dtype;
-  if (dt == TSR_BOOL) {
-    int64_t i;
-    if (value_to_int(I, v, &i)) return -1;
-    *out = v_bool(i != 0);
-  } else if (dtype_is_float(dt)) {
-    double d;
-    if (value_to_double(I, v, &d)) return -1;
-    *out = v_float(d);
-  } else if (dtype_is_int(dt)) {
-    int64_t i;
-    if (dt == TSR_UINT64) {
-      uint64_t u;
-      memcpy(&u, tensor_data(v.t), 8);
-      if (u > INT64_MAX) { *out = v_float((double)u); return 0; }   /* no big ints yet */
-    }
-    if (value_to_int(I, v, &i)) return -1;
-    *out = v_int(i);
-  }
-  return 0;
-}
-
 static int format_spec(Interp *I, Buf *b, Value v, const char *spec, size_t len) {
-  if (scalar_as_python(I, v, &v)) return -1;
+  if (value_scalar_to_python(I, v, &v)) return -1;
   if (len == 0) {
     value_to_string(I, b, v);
     return 0;
@@ -370,14 +334,12 @@ int format_object(Interp *I, Buf *b, Value v, const char *spec, size_t len) {
 
 /* The number for %d/%i/%u (int() of a real: floats truncate), %x/%o/%X (integers only), %c. */
 static int percent_int(Interp *I, char conv, Value v, int64_t *out) {
-  if (scalar_as_python(I, v, &v)) return -1;
+  if (value_scalar_to_python(I, v, &v)) return -1;
   if (v.type == V_BOOL || v.type == V_INT) { *out = v.type == V_BOOL ? v.b : v.i; return 0; }
   if (v.type == V_FLOAT && (conv == 'd' || conv == 'i' || conv == 'u')) {
-    if (isnan(v.f)) return IERR_VALUE(I, "cannot convert float NaN to integer");
-    if (isinf(v.f)) return ERR_OVERFLOW(interp_ctx(I), "cannot convert float infinity to integer");
-    if (fabs(v.f) >= 9223372036854775808.0)
-      return ERR_OVERFLOW(interp_ctx(I), "int too large to convert to a 64-bit int");
-    *out = (int64_t)v.f;
+    Value iv;
+    if (value_float_to_int(I, trunc(v.f), &iv)) return -1;
+    *out = iv.i;
     return 0;
   }
   if (conv == 'd' || conv == 'i' || conv == 'u')
@@ -537,7 +499,7 @@ int format_percent(Interp *I, Value fmt, Value args, Value *out) {
     /* e E f F g G: real numbers */
     Value pv;
     double d;
-    if (scalar_as_python(I, v, &pv)) { rc = -1; goto done; }
+    if (value_scalar_to_python(I, v, &pv)) { rc = -1; goto done; }
     if (pv.type != V_BOOL && pv.type != V_INT && pv.type != V_FLOAT && pv.type != V_TENSOR) {
       rc = IERR_TYPE(I, "must be real number, not %s", value_type_name(pv));
       goto done;

@@ -33,7 +33,7 @@ static uint32_t utf8_next(const char *s, size_t n, size_t *i) {
   return cp;
 }
 
-static size_t utf8_put(char *out, uint32_t cp) {
+size_t utf8_put(char *out, uint32_t cp) {
   if (cp < 0x80) { out[0] = (char)cp; return 1; }
   if (cp < 0x800) { out[0] = (char)(0xc0 | cp >> 6); out[1] = (char)(0x80 | (cp & 63)); return 2; }
   if (cp < 0x10000) {

@@ -723,6 +723,35 @@ int value_to_int(Interp *I, Value v, int64_t *out) {
   }
 }
 
+int value_float_to_int(Interp *I, double d, Value *out) {
+  if (isnan(d)) return IERR_VALUE(I, "cannot convert float NaN to integer");
+  if (isinf(d)) return ERR_OVERFLOW(interp_ctx(I), "cannot convert float infinity to integer");
+  if (d >= 9223372036854775808.0 || d < -9223372036854775808.0)
+    return ERR_OVERFLOW(interp_ctx(I), "int too large to convert to a 64-bit int");
+  *out = v_int((int64_t)d);
+  return 0;
+}
+
+int value_scalar_to_python(Interp *I, Value v, Value *out) {
+  *out = v;
+  if (v.type != V_TENSOR || v.t->ndim != 0 || v.t->ndarray) return 0;
+  DType dt = v.t->dtype;
+  if (dt == TSR_BOOL) {
+    *out = v_bool(*(const uint8_t *)tensor_data(v.t) != 0);
+  } else if (dtype_is_float(dt)) {
+    double d;
+    if (value_to_double(I, v, &d)) return -1;
+    *out = v_float(d);
+  } else if (dt == TSR_UINT64 && *(const uint64_t *)tensor_data(v.t) > INT64_MAX) {
+    *out = v_float((double)*(const uint64_t *)tensor_data(v.t));   /* no big ints yet */
+  } else if (dtype_is_int(dt)) {
+    int64_t i;
+    if (value_to_int(I, v, &i)) return -1;
+    *out = v_int(i);
+  }
+  return 0;
+}
+
 int value_to_double(Interp *I, Value v, double *out) {
   switch (v.type) {
   case V_INT: *out = (double)v.i; return 0;

@@ -124,6 +124,14 @@ RT_HIDDEN Tensor *value_to_tensor_strong(Interp *I, Value v, int dtype);
 /* Python int from an int, bool or integer 0-d/size-1 tensor (operator.index semantics:
    floats are TypeError "'float' object cannot be interpreted as an integer"). */
 RT_HIDDEN int value_to_int(Interp *I, Value v, int64_t *out);
+/* int(d) of a float: ValueError "cannot convert float NaN to integer", OverflowError for
+   infinities and (until Python's big ints arrive) for values beyond int64.  0 or -1. */
+RT_HIDDEN int value_float_to_int(Interp *I, double d, Value *out);
+/* The Python number a NumPy scalar (a 0-d tensor that is not an ndarray) stands for: bool,
+   int, or float (floats of every width; a uint64 beyond int64 too, until big ints arrive), as
+   NumPy's scalars convert for format(), round() and int(); any other value is given back as
+   it is (borrowed either way: nothing to release).  0 or -1. */
+RT_HIDDEN int value_scalar_to_python(Interp *I, Value v, Value *out);
 /* float() of a number or size-1 tensor. */
 RT_HIDDEN int value_to_double(Interp *I, Value v, double *out);
 /* A shape from an int or a tuple/list of ints (numpy's shape arguments); 0..32 dims; negative
@@ -214,6 +222,8 @@ RT_HIDDEN int interp_getitem(Interp *I, Value obj, Value key, Value *out);
 /* Code point i (0 <= i < ncp) of str v, and the slice start:stop:step (already clamped, as
    slice_indices gives them), as new strs (str.c).  0 or -1. */
 RT_HIDDEN int str_item(Interp *I, Value v, int64_t i, Value *out);
+/* Writes code point cp (< 0x110000) as UTF-8 into out (4 bytes of room); returns its length. */
+RT_HIDDEN size_t utf8_put(char *out, uint32_t cp);
 RT_HIDDEN int str_slice(Interp *I, Value v, int64_t start, int64_t stop, int64_t step, Value *out);
 RT_HIDDEN int interp_iter_item(Interp *I, Value v, int64_t i, Value *out);
 /* Writes to the state's output (stream 1 = stdout, 2 = stderr) through the write callback. */

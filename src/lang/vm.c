@@ -441,38 +441,26 @@ L_CMP: {
   bool jump = I_OP(i) == OP_VM_CMPJMP;
   int op = OP_LT + (int)K_SUBOP(kf);
   const Value *vb = RK(rb), *vc = RK(rc);
-  if (vb->type == V_INT && vc->type == V_INT) {
-    int64_t x = vb->i, y = vc->i;
-    bool r;
-    switch (op) {
-    case OP_LT: r = x < y; break;
-    case OP_LE: r = x <= y; break;
-    case OP_GT: r = x > y; break;
-    case OP_GE: r = x >= y; break;
-    case OP_EQ: r = x == y; break;
-    case OP_NE: r = x != y; break;
-    default: goto cmp_slow;
-    }
-    if (jump) { pc += r ? 1 : 1 + I_SBX(*pc); DISPATCH(); }
-    setreg(base + I_A(i), v_bool(r));
-    DISPATCH();
-  }
-  if (vb->type == V_FLOAT && vc->type == V_FLOAT) {
-    double x = vb->f, y = vc->f;
-    bool r;
-    switch (op) {
-    case OP_LT: r = x < y; break;
-    case OP_LE: r = x <= y; break;
-    case OP_GT: r = x > y; break;
-    case OP_GE: r = x >= y; break;
-    case OP_EQ: r = x == y; break;
-    case OP_NE: r = x != y; break;
-    default: goto cmp_slow;
-    }
-    if (jump) { pc += r ? 1 : 1 + I_SBX(*pc); DISPATCH(); }
-    setreg(base + I_A(i), v_bool(r));
-    DISPATCH();
-  }
+  /* two ints or two floats: compared inline, then a jump or a bool */
+#define CMP_INLINE(X, Y)                                                    \
+  do {                                                                      \
+    bool r;                                                                 \
+    switch (op) {                                                           \
+    case OP_LT: r = (X) < (Y); break;                                       \
+    case OP_LE: r = (X) <= (Y); break;                                      \
+    case OP_GT: r = (X) > (Y); break;                                       \
+    case OP_GE: r = (X) >= (Y); break;                                      \
+    case OP_EQ: r = (X) == (Y); break;                                      \
+    case OP_NE: r = (X) != (Y); break;                                      \
+    default: goto cmp_slow;                                                 \
+    }                                                                       \
+    if (jump) { pc += r ? 1 : 1 + I_SBX(*pc); DISPATCH(); }                 \
+    setreg(base + I_A(i), v_bool(r));                                       \
+    DISPATCH();                                                             \
+  } while (0)
+  if (vb->type == V_INT && vc->type == V_INT) CMP_INLINE(vb->i, vc->i);
+  if (vb->type == V_FLOAT && vc->type == V_FLOAT) CMP_INLINE(vb->f, vc->f);
+#undef CMP_INLINE
 cmp_slow: {
     Value out, b = *vb, c = *vc;
     SAVE();

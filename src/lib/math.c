@@ -226,15 +226,6 @@ static int math_log(Interp *I, const Args *a, Value *out) {
 
 /* ---- floor, ceil, trunc: ints ---------------------------------------------------------------- */
 
-static int float_to_int(Interp *I, double d, Value *out) {
-  if (isnan(d)) return IERR_VALUE(I, "cannot convert float NaN to integer");
-  if (isinf(d)) return ERR_OVERFLOW(interp_ctx(I), "cannot convert float infinity to integer");
-  if (d >= 9223372036854775808.0 || d < -9223372036854775808.0)
-    return ERR_OVERFLOW(interp_ctx(I), "int too large to convert to a 64-bit int");
-  *out = v_int((int64_t)d);
-  return 0;
-}
-
 static int to_int_by(Interp *I, const Args *a, const char *name, double (*fn)(double),
                      Value *out) {
   if (a->nkw || a->npos != 1)
@@ -250,7 +241,7 @@ static int to_int_by(Interp *I, const Args *a, const char *name, double (*fn)(do
   }
   double x;
   if (arg_real(I, v, &x)) return -1;
-  return float_to_int(I, fn(x), out);
+  return value_float_to_int(I, fn(x), out);
 }
 
 static int math_floor(Interp *I, const Args *a, Value *out) { return to_int_by(I, a, "floor", floor, out); }
@@ -573,15 +564,6 @@ static int math_prod(Interp *I, const Args *a, Value *out) {
 
 /* ---- integer functions ---------------------------------------------------------------------- */
 
-/* An integer argument (operator.index: bool, int, integer NumPy scalar; a float is TypeError
-   "'float' object cannot be interpreted as an integer"). */
-static int arg_index(Interp *I, Value v, int64_t *out) {
-  if (v.type == V_FLOAT || (v.type == V_TENSOR && !dtype_is_int(v.t->dtype) &&
-                            v.t->dtype != TSR_BOOL))
-    return IERR_TYPE(I, "'%s' object cannot be interpreted as an integer", value_type_name(v));
-  return value_to_int(I, v, out);
-}
-
 static int too_big(Interp *I) {
   return ERR_OVERFLOW(interp_ctx(I), "int too large: Python's ints beyond 64 bits are not "
                       "supported yet");
@@ -597,7 +579,7 @@ static int gcd_lcm(Interp *I, const Args *a, bool lcm, Value *out) {
   uint64_t acc = lcm ? 1 : 0;
   for (int i = 0; i < a->npos; i++) {
     int64_t v;
-    if (arg_index(I, a->pos[i], &v)) return -1;
+    if (value_to_int(I, a->pos[i], &v)) return -1;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     if (!lcm) acc = gcd_u(acc, u);
     else if (u == 0 || acc == 0) acc = 0;
@@ -613,7 +595,7 @@ static int math_lcm(Interp *I, const Args *a, Value *out) { return gcd_lcm(I, a,
 static int math_factorial(Interp *I, const Args *a, Value *out) {
   Value s[1];
   int64_t n, r = 1;
-  if (args_parse(I, a, "factorial", "n", s) || arg_index(I, s[0], &n)) return -1;
+  if (args_parse(I, a, "factorial", "n", s) || value_to_int(I, s[0], &n)) return -1;
   if (n < 0) return IERR_VALUE(I, "factorial() not defined for negative values");
   for (int64_t k = 2; k <= n; k++)
     if (__builtin_mul_overflow(r, k, &r)) return too_big(I);
@@ -626,9 +608,9 @@ static int perm_comb(Interp *I, const Args *a, bool comb, Value *out) {
   const char *name = comb ? "comb" : "perm";
   Value s[2];
   int64_t n, k;
-  if (args_parse(I, a, name, comb ? "n,k" : "n,k=", s) || arg_index(I, s[0], &n)) return -1;
+  if (args_parse(I, a, name, comb ? "n,k" : "n,k=", s) || value_to_int(I, s[0], &n)) return -1;
   if (s[1].type == V_UNDEF || s[1].type == V_NONE) k = n;
-  else if (arg_index(I, s[1], &k)) return -1;
+  else if (value_to_int(I, s[1], &k)) return -1;
   if (n < 0) return IERR_VALUE(I, "n must be a non-negative integer");
   if (k < 0) return IERR_VALUE(I, "k must be a non-negative integer");
   if (k > n) { *out = v_int(0); return 0; }
@@ -648,7 +630,7 @@ static int math_perm(Interp *I, const Args *a, Value *out) { return perm_comb(I,
 static int math_isqrt(Interp *I, const Args *a, Value *out) {
   Value s[1];
   int64_t n;
-  if (args_parse(I, a, "isqrt", "n", s) || arg_index(I, s[0], &n)) return -1;
+  if (args_parse(I, a, "isqrt", "n", s) || value_to_int(I, s[0], &n)) return -1;
   if (n < 0) return IERR_VALUE(I, "isqrt() argument must be nonnegative");
   uint64_t r = (uint64_t)sqrt((double)n);
   while (r * r > (uint64_t)n) r--;

@@ -64,11 +64,7 @@ static int operator_abs(Interp *I, const Args *a, Value *out) {
 static int operator_index(Interp *I, const Args *a, Value *out) {
   Value s[1];
   int64_t i;
-  if (args_parse(I, a, "index", "a", s)) return -1;
-  if (s[0].type == V_FLOAT || (s[0].type == V_TENSOR && !dtype_is_int(s[0].t->dtype) &&
-                               s[0].t->dtype != TSR_BOOL))
-    return IERR_TYPE(I, "'%s' object cannot be interpreted as an integer", value_type_name(s[0]));
-  if (value_to_int(I, s[0], &i)) return -1;
+  if (args_parse(I, a, "index", "a", s) || value_to_int(I, s[0], &i)) return -1;
   *out = v_int(i);
   return 0;
 }
